@@ -1,0 +1,225 @@
+package caddymodule
+
+import (
+	"crypto/x509"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/pem"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/obgw/obgw/gateway"
+	"github.com/obgw/obgw/gateway/eidas"
+	"github.com/obgw/obgw/gateway/registry"
+	"github.com/obgw/obgw/gateway/replay"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+func init() {
+	caddy.RegisterModule(App{})
+}
+
+// Environments.
+const (
+	EnvSandbox    = "sandbox"
+	EnvProduction = "production"
+)
+
+// App is the obgw app: the state every obgw handler of a configuration
+// shares (trusted QTSP CAs, the certificate cache, the registry cache, the
+// replay store and the context-token key). Provision does no network I/O,
+// so `caddy validate` works without Redis or the register.
+type App struct {
+	// QTSPCAs is the path of a PEM bundle of trusted QTSP CA certificates
+	// (roots and issuing CAs; each is a trust anchor). Required.
+	QTSPCAs string `json:"qtsp_cas,omitempty"`
+	// CRL is the path of a PEM file of X.509 CRLs issued by those CAs.
+	// Certificates they list are refused as revoked. Optional.
+	CRL string `json:"crl,omitempty"`
+	// Registry is the TPP register: a JSON file path, or an http(s) URL of a
+	// register answering GET <url>/<organizationIdentifier>. Required.
+	Registry string `json:"registry,omitempty"`
+	// RegistryTTL is how long a found register entry is reused (default 5m).
+	RegistryTTL caddy.Duration `json:"registry_ttl,omitempty"`
+	// RegistryNegativeTTL is how long "not registered" is reused (default 1m).
+	RegistryNegativeTTL caddy.Duration `json:"registry_negative_ttl,omitempty"`
+	// RegistryMaxStale is how long past its TTL an entry is served while the
+	// register cannot be reached (default 1h).
+	RegistryMaxStale caddy.Duration `json:"registry_max_stale,omitempty"`
+	// CertCacheSize is how many verified certificates are kept (default 10000).
+	CertCacheSize int `json:"cert_cache_size,omitempty"`
+	// CertCacheTTL bounds how long a certificate verdict is reused
+	// (default 10m; never past the certificate's expiry).
+	CertCacheTTL caddy.Duration `json:"cert_cache_ttl,omitempty"`
+	// ClockSkew is the allowed Date deviation either way (default 60s).
+	ClockSkew caddy.Duration `json:"clock_skew,omitempty"`
+	// ContextKey is the base64 HS256 secret (at least 32 bytes) that signs
+	// the X-Obgw-Context token. A split deployment sets the same key on the
+	// gateway and the backend; when empty, a random key is made per process,
+	// which suits the single-process default.
+	ContextKey string `json:"context_key,omitempty"`
+	// Environment is "sandbox" (default) or "production".
+	Environment string `json:"environment,omitempty"`
+
+	verifier   *gateway.Verifier
+	contextKey []byte
+}
+
+// CaddyModule returns the Caddy module information.
+func (App) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "obgw",
+		New: func() caddy.Module { return new(App) },
+	}
+}
+
+// Provision loads the CA bundle, CRLs and register source and builds the
+// verifier. It reads local files only.
+func (a *App) Provision(ctx caddy.Context) error {
+	if a.Environment == "" {
+		a.Environment = EnvSandbox
+	}
+	certs, err := a.certificateVerifier()
+	if err != nil {
+		return err
+	}
+	src, err := a.registrySource()
+	if err != nil {
+		return err
+	}
+	reg, err := registry.NewCache(src, registry.CacheConfig{
+		TTL:         time.Duration(a.RegistryTTL),
+		NegativeTTL: time.Duration(a.RegistryNegativeTTL),
+		MaxStale:    time.Duration(a.RegistryMaxStale),
+	})
+	if err != nil {
+		return err
+	}
+	if a.ContextKey != "" {
+		a.contextKey, err = base64.StdEncoding.DecodeString(a.ContextKey)
+		if err != nil {
+			return fmt.Errorf("obgw: context_key is not base64: %v", err)
+		}
+	} else {
+		a.contextKey = make([]byte, 32)
+		if _, err := rand.Read(a.contextKey); err != nil {
+			return err
+		}
+	}
+	issuer, err := tppcontext.NewIssuer(a.contextKey)
+	if err != nil {
+		return fmt.Errorf("obgw: context_key: %v", err)
+	}
+	a.verifier, err = gateway.NewVerifier(gateway.Config{
+		Certificates:  certs,
+		Registry:      reg,
+		Replay:        replay.NewMemory(),
+		Issuer:        issuer,
+		ClockSkew:     time.Duration(a.ClockSkew),
+		CertCacheSize: a.CertCacheSize,
+		CertCacheTTL:  time.Duration(a.CertCacheTTL),
+	})
+	return err
+}
+
+func (a *App) certificateVerifier() (*eidas.Verifier, error) {
+	if a.QTSPCAs == "" {
+		return nil, fmt.Errorf("obgw: qtsp_cas is required: a PEM bundle of trusted QTSP CAs")
+	}
+	raw, err := os.ReadFile(a.QTSPCAs)
+	if err != nil {
+		return nil, fmt.Errorf("obgw: qtsp_cas: %v", err)
+	}
+	cas, err := parsePEMCertificates(raw)
+	if err != nil {
+		return nil, fmt.Errorf("obgw: qtsp_cas %s: %v", a.QTSPCAs, err)
+	}
+	pool := x509.NewCertPool()
+	for _, c := range cas {
+		pool.AddCert(c)
+	}
+	v := &eidas.Verifier{Roots: pool}
+	if a.CRL != "" {
+		crl, err := os.ReadFile(a.CRL)
+		if err != nil {
+			return nil, fmt.Errorf("obgw: crl: %v", err)
+		}
+		checker, err := eidas.LoadCRLs(crl, cas)
+		if err != nil {
+			return nil, fmt.Errorf("obgw: crl %s: %v", a.CRL, err)
+		}
+		v.Revocation = checker
+	}
+	return v, nil
+}
+
+func (a *App) registrySource() (registry.Source, error) {
+	switch {
+	case a.Registry == "":
+		return nil, fmt.Errorf("obgw: registry is required: a register JSON file or an http(s) URL")
+	case strings.HasPrefix(a.Registry, "https://") || strings.HasPrefix(a.Registry, "http://"):
+		return &registry.HTTP{BaseURL: strings.TrimSuffix(a.Registry, "/")}, nil
+	default:
+		return registry.LoadFile(a.Registry)
+	}
+}
+
+// Validate checks the configuration.
+func (a *App) Validate() error {
+	if a.Environment != EnvSandbox && a.Environment != EnvProduction {
+		return fmt.Errorf("obgw: environment must be %q or %q, not %q", EnvSandbox, EnvProduction, a.Environment)
+	}
+	return nil
+}
+
+// Start implements caddy.App.
+func (a *App) Start() error { return nil }
+
+// Stop implements caddy.App.
+func (a *App) Stop() error { return nil }
+
+// Verifier returns the shared verification pipeline.
+func (a *App) Verifier() *gateway.Verifier { return a.verifier }
+
+// ContextVerifier returns a verifier for the context tokens this app issues,
+// for an in-process backend.
+func (a *App) ContextVerifier() (*tppcontext.Verifier, error) {
+	return tppcontext.NewVerifier(a.contextKey)
+}
+
+// Sandbox reports whether this is a sandbox deployment.
+func (a *App) Sandbox() bool { return a.Environment == EnvSandbox }
+
+// Interface guards.
+var (
+	_ caddy.App         = (*App)(nil)
+	_ caddy.Provisioner = (*App)(nil)
+	_ caddy.Validator   = (*App)(nil)
+)
+
+func parsePEMCertificates(raw []byte) ([]*x509.Certificate, error) {
+	var out []*x509.Certificate
+	for {
+		var b *pem.Block
+		b, raw = pem.Decode(raw)
+		if b == nil {
+			break
+		}
+		if b.Type != "CERTIFICATE" {
+			continue
+		}
+		c, err := x509.ParseCertificate(b.Bytes)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, c)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("no CERTIFICATE blocks found")
+	}
+	return out, nil
+}

@@ -1,0 +1,96 @@
+package caddymodule
+
+import (
+	"strconv"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+)
+
+func init() {
+	httpcaddyfile.RegisterGlobalOption("obgw", parseGlobalOption)
+}
+
+// parseGlobalOption sets up the obgw app from the global options block:
+//
+//	obgw {
+//	    qtsp_cas              <pem file>
+//	    crl                   <pem file>
+//	    registry              <json file | https url>
+//	    registry_ttl          <duration>
+//	    registry_negative_ttl <duration>
+//	    registry_max_stale    <duration>
+//	    cert_cache_size       <n>
+//	    cert_cache_ttl        <duration>
+//	    clock_skew            <duration>
+//	    context_key           <base64 secret>
+//	    environment           sandbox|production
+//	}
+func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
+	a := new(App)
+	if err := a.UnmarshalCaddyfile(d); err != nil {
+		return nil, err
+	}
+	return httpcaddyfile.App{Name: "obgw", Value: caddyconfig.JSON(a, nil)}, nil
+}
+
+// UnmarshalCaddyfile sets up the app from Caddyfile tokens.
+func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // option name
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		name := d.Val()
+		args := d.RemainingArgs()
+		if len(args) > 1 {
+			return d.ArgErr()
+		}
+		var arg string
+		if len(args) == 1 {
+			arg = args[0]
+		} else if name != "context_key" {
+			// Only context_key may be empty (an unset environment
+			// placeholder): the process then makes its own key.
+			return d.ArgErr()
+		}
+		var err error
+		switch name {
+		case "qtsp_cas":
+			a.QTSPCAs = arg
+		case "crl":
+			a.CRL = arg
+		case "registry":
+			a.Registry = arg
+		case "registry_ttl":
+			a.RegistryTTL, err = parseDuration(arg)
+		case "registry_negative_ttl":
+			a.RegistryNegativeTTL, err = parseDuration(arg)
+		case "registry_max_stale":
+			a.RegistryMaxStale, err = parseDuration(arg)
+		case "cert_cache_size":
+			a.CertCacheSize, err = strconv.Atoi(arg)
+		case "cert_cache_ttl":
+			a.CertCacheTTL, err = parseDuration(arg)
+		case "clock_skew":
+			a.ClockSkew, err = parseDuration(arg)
+		case "context_key":
+			a.ContextKey = arg
+		case "environment":
+			a.Environment = arg
+		default:
+			return d.Errf("unknown obgw option %q", name)
+		}
+		if err != nil {
+			return d.Errf("%s: %v", name, err)
+		}
+	}
+	return nil
+}
+
+func parseDuration(s string) (caddy.Duration, error) {
+	d, err := caddy.ParseDuration(s)
+	return caddy.Duration(d), err
+}

@@ -1,0 +1,103 @@
+package caddymodule
+
+import (
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
+)
+
+func init() {
+	httpcaddyfile.RegisterHandlerDirective("obgw_verify", parseVerify)
+	httpcaddyfile.RegisterDirectiveOrder("obgw_verify", httpcaddyfile.Before, "basic_auth")
+}
+
+func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
+	v := new(Verify)
+	err := v.UnmarshalCaddyfile(h.Dispenser)
+	return v, err
+}
+
+// UnmarshalCaddyfile sets up the handler from Caddyfile tokens:
+//
+//	obgw_verify {
+//	    role                     PSP_AI|PSP_PI|PSP_IC
+//	    require_headers          <header...>
+//	    digest                   required|optional
+//	    request_target           required|optional
+//	    qwac                     required|optional
+//	    max_body                 <size>
+//	    mode                     <check> enforce|report_only
+//	    on_error                 registry|replay deny|allow
+//	    redirect_http_localhost
+//	}
+func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
+	d.Next() // directive name
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		switch d.Val() {
+		case "role":
+			if !d.AllArgs(&v.Role) {
+				return d.ArgErr()
+			}
+		case "require_headers":
+			args := d.RemainingArgs()
+			if len(args) == 0 {
+				return d.ArgErr()
+			}
+			v.RequireHeaders = append(v.RequireHeaders, args...)
+		case "digest":
+			if !d.AllArgs(&v.Digest) {
+				return d.ArgErr()
+			}
+		case "request_target":
+			if !d.AllArgs(&v.RequestTarget) {
+				return d.ArgErr()
+			}
+		case "qwac":
+			if !d.AllArgs(&v.QWAC) {
+				return d.ArgErr()
+			}
+		case "max_body":
+			var s string
+			if !d.AllArgs(&s) {
+				return d.ArgErr()
+			}
+			n, err := humanize.ParseBytes(s)
+			if err != nil {
+				return d.Errf("max_body: %v", err)
+			}
+			v.MaxBody = int64(n)
+		case "mode":
+			var check, mode string
+			if !d.AllArgs(&check, &mode) {
+				return d.ArgErr()
+			}
+			if v.Modes == nil {
+				v.Modes = map[string]string{}
+			}
+			v.Modes[check] = mode
+		case "on_error":
+			var dep, what string
+			if !d.AllArgs(&dep, &what) {
+				return d.ArgErr()
+			}
+			if v.OnError == nil {
+				v.OnError = map[string]string{}
+			}
+			v.OnError[dep] = what
+		case "redirect_http_localhost":
+			if d.NextArg() {
+				return d.ArgErr()
+			}
+			v.RedirectHTTPLocalhost = true
+		default:
+			return d.Errf("unknown obgw_verify option %q", d.Val())
+		}
+	}
+	return nil
+}
+
+var _ caddyfile.Unmarshaler = (*Verify)(nil)

@@ -1,0 +1,253 @@
+package caddymodule
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
+	"go.uber.org/zap"
+
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/gateway"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+func init() {
+	caddy.RegisterModule(Verify{})
+}
+
+// DefaultMaxBody is the request body cap when max_body is not set.
+const DefaultMaxBody = 1 << 20
+
+// Verify is the obgw_verify handler: it lets a request reach the next
+// handler only if it comes from a genuine, registered TPP with the route's
+// role, signed as the interface description demands. Every other request is
+// answered with a Berlin Group error. What each check decided is published
+// as {http.vars.obgw.<check>} placeholders and access-log fields.
+type Verify struct {
+	// Role is the PSD2 role the route needs: PSP_AI, PSP_PI or PSP_IC.
+	// Empty admits any authorised TPP.
+	Role string `json:"role,omitempty"`
+	// RequireHeaders lists headers the route demands besides Date,
+	// X-Request-ID, Signature and TPP-Signature-Certificate, e.g.
+	// TPP-Redirect-URI.
+	RequireHeaders []string `json:"require_headers,omitempty"`
+	// Digest is "required" (default: a request with a body must carry
+	// Digest) or "optional" (verified only when present).
+	Digest string `json:"digest,omitempty"`
+	// RequestTarget is "optional" (default: verified when signed) or
+	// "required" ((request-target) must be signed).
+	RequestTarget string `json:"request_target,omitempty"`
+	// QWAC is "optional" (default: checked when a TLS client certificate is
+	// presented) or "required".
+	QWAC string `json:"qwac,omitempty"`
+	// MaxBody caps the request body in bytes (default 1 MiB).
+	MaxBody int64 `json:"max_body,omitempty"`
+	// Modes sets a check's mode: "enforce" (default) or "report_only". Keys
+	// are check names: hygiene, date, certificate, registry, role, qwac,
+	// signature, digest, replay.
+	Modes map[string]string `json:"modes,omitempty"`
+	// OnError sets what happens when a dependency fails: "deny" (default,
+	// 503) or "allow". Keys: registry, replay.
+	OnError map[string]string `json:"on_error,omitempty"`
+	// RedirectHTTPLocalhost accepts http://localhost TPP-Redirect-URIs. It
+	// is refused outside sandbox.
+	RedirectHTTPLocalhost bool `json:"redirect_http_localhost,omitempty"`
+
+	policy   gateway.Policy
+	verifier *gateway.Verifier
+	logger   *zap.Logger
+}
+
+// CaddyModule returns the Caddy module information.
+func (Verify) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.obgw_verify",
+		New: func() caddy.Module { return new(Verify) },
+	}
+}
+
+// Provision builds the route's policy and fetches the shared app.
+func (v *Verify) Provision(ctx caddy.Context) error {
+	v.logger = ctx.Logger()
+	appIface, err := ctx.App("obgw")
+	if err != nil {
+		return fmt.Errorf("obgw_verify: loading obgw app: %v", err)
+	}
+	app := appIface.(*App)
+	v.verifier = app.Verifier()
+	if v.RedirectHTTPLocalhost && !app.Sandbox() {
+		return errors.New("obgw_verify: redirect_http_localhost is for sandbox deployments only")
+	}
+	p, err := v.buildPolicy()
+	if err != nil {
+		return err
+	}
+	v.policy = p
+	if v.MaxBody <= 0 {
+		v.MaxBody = DefaultMaxBody
+	}
+	return nil
+}
+
+func (v *Verify) buildPolicy() (gateway.Policy, error) {
+	p := gateway.Policy{
+		RequiredRole:               v.Role,
+		AllowHTTPLocalhostRedirect: v.RedirectHTTPLocalhost,
+	}
+	for _, h := range v.RequireHeaders {
+		p.RequiredHeaders = append(p.RequiredHeaders, http.CanonicalHeaderKey(h))
+	}
+	switch v.Role {
+	case "", "PSP_AI", "PSP_PI", "PSP_IC", "PSP_AS":
+	default:
+		return p, fmt.Errorf("obgw_verify: unknown role %q", v.Role)
+	}
+	switch v.Digest {
+	case "", "required":
+	case "optional":
+		p.DigestOptional = true
+	default:
+		return p, fmt.Errorf("obgw_verify: digest must be required or optional, not %q", v.Digest)
+	}
+	switch v.RequestTarget {
+	case "", "optional":
+	case "required":
+		p.RequireRequestTarget = true
+	default:
+		return p, fmt.Errorf("obgw_verify: request_target must be required or optional, not %q", v.RequestTarget)
+	}
+	switch v.QWAC {
+	case "", "optional":
+	case "required":
+		p.RequireQWAC = true
+	default:
+		return p, fmt.Errorf("obgw_verify: qwac must be required or optional, not %q", v.QWAC)
+	}
+	for name, m := range v.Modes {
+		c, ok := gateway.ParseCheck(name)
+		if !ok {
+			return p, fmt.Errorf("obgw_verify: unknown check %q", name)
+		}
+		mode, ok := gateway.ParseMode(m)
+		if !ok {
+			return p, fmt.Errorf("obgw_verify: mode of %s must be enforce or report_only, not %q", name, m)
+		}
+		p.Modes[c] = mode
+	}
+	for name, oe := range v.OnError {
+		o, ok := gateway.ParseOnError(oe)
+		if !ok {
+			return p, fmt.Errorf("obgw_verify: on_error %s must be deny or allow, not %q", name, oe)
+		}
+		switch name {
+		case "registry":
+			p.RegistryOnError = o
+		case "replay":
+			p.ReplayOnError = o
+		default:
+			return p, fmt.Errorf("obgw_verify: on_error applies to registry or replay, not %q", name)
+		}
+	}
+	return p, nil
+}
+
+// ServeHTTP verifies the request and passes it on, or answers the error.
+func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
+	body, e := readBody(r, v.MaxBody)
+	if e != nil {
+		e.Write(w)
+		return nil
+	}
+	req := gateway.Request{HTTP: r, Body: body}
+	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
+		req.ClientCertificate = r.TLS.PeerCertificates[0]
+	}
+	out := v.verifier.Verify(r.Context(), &req, &v.policy)
+	publish(r, out)
+	if out.Err != nil {
+		out.Err.Write(w)
+		return nil
+	}
+	for name := range r.Header {
+		if strings.HasPrefix(name, tppcontext.HeaderPrefix) {
+			delete(r.Header, name)
+		}
+	}
+	r.Header.Set(tppcontext.Header, out.Token)
+	return next.ServeHTTP(w, r)
+}
+
+// readBody buffers the body up to max bytes and puts the same bytes back
+// for the next handler, so that Digest is checked on exactly what is sent on.
+func readBody(r *http.Request, max int64) ([]byte, *bgerror.Error) {
+	if r.Body == nil || r.Body == http.NoBody {
+		return nil, nil
+	}
+	if r.ContentLength > max {
+		return nil, tooLarge(max)
+	}
+	var buf bytes.Buffer
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	n, err := buf.ReadFrom(io.LimitReader(r.Body, max+1))
+	if err != nil {
+		e := bgerror.New(bgerror.CodeFormatError, "the request body could not be read completely")
+		return nil, e
+	}
+	if n > max {
+		return nil, tooLarge(max)
+	}
+	b := buf.Bytes()
+	r.Body = io.NopCloser(bytes.NewReader(b))
+	r.ContentLength = int64(len(b))
+	return b, nil
+}
+
+func tooLarge(max int64) *bgerror.Error {
+	return bgerror.NewStatus(http.StatusRequestEntityTooLarge, bgerror.CodeFormatError,
+		"the request body is larger than "+humanize.IBytes(uint64(max)))
+}
+
+// publish exposes each check's decision as {http.vars.obgw.<check>} and in
+// the access log, with the TPP and the error code (never secrets).
+func publish(r *http.Request, out *gateway.Outcome) {
+	ctx := r.Context()
+	extra, _ := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields)
+	for _, c := range gateway.Checks() {
+		d := out.Decision(c)
+		if d == gateway.DecisionNone {
+			continue
+		}
+		caddyhttp.SetVar(ctx, "obgw."+c.String(), d.String())
+		if extra != nil {
+			extra.Add(zap.String("obgw."+c.String(), d.String()))
+		}
+	}
+	if out.TPP != "" {
+		caddyhttp.SetVar(ctx, "obgw.tpp", out.TPP)
+		caddyhttp.SetVar(ctx, "obgw.roles", strings.Join(out.Roles, " "))
+		if extra != nil {
+			extra.Add(zap.String("obgw.tpp", out.TPP))
+		}
+	}
+	if out.Err != nil {
+		caddyhttp.SetVar(ctx, "obgw.error", out.Err.Code)
+		if extra != nil {
+			extra.Add(zap.String("obgw.error", out.Err.Code))
+		}
+	}
+}
+
+// Interface guards.
+var (
+	_ caddy.Provisioner           = (*Verify)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Verify)(nil)
+)

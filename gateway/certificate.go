@@ -1,0 +1,114 @@
+package gateway
+
+import (
+	"crypto/rsa"
+	"crypto/sha256"
+	"crypto/x509"
+	"encoding/asn1"
+	"encoding/hex"
+	"net/http"
+	"sync/atomic"
+	"time"
+
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/gateway/eidas"
+)
+
+// oidQCStatements is id-pe-qcStatements (RFC 3739).
+var oidQCStatements = asn1.ObjectIdentifier{1, 3, 6, 1, 5, 5, 7, 1, 3}
+
+// negativeCertTTL is how long a rejected certificate's verdict is reused.
+// It keeps a client that repeats a bad certificate from making us build the
+// chain each time, while a fixed deployment recovers quickly.
+const negativeCertTTL = time.Minute
+
+// certEntry is a cached certificate verdict.
+type certEntry struct {
+	identity       *eidas.Identity // nil when the certificate is unusable
+	publicKey      *rsa.PublicKey
+	fingerprintHex string
+	err            *bgerror.Error // the verdict when it failed
+	expires        time.Time
+	// keyID is the last keyId string seen to identify this certificate, so
+	// the common case of one TPP sending the same keyId skips DN parsing.
+	keyID atomic.Pointer[string]
+}
+
+// certificate returns the verified certificate of the request. On failure
+// the entry is still returned when the certificate parses, so that a
+// report_only certificate check can go on with an unverified identity.
+func (v *Verifier) certificate(h http.Header, now time.Time) (*certEntry, *bgerror.Error) {
+	vals := h["Tpp-Signature-Certificate"]
+	if len(vals) == 0 || vals[0] == "" {
+		return nil, bgerror.New(bgerror.CodeCertificateMissing, "TPP-Signature-Certificate is missing; send the QSealC as base64 DER")
+	}
+	key := sha256.Sum256([]byte(vals[0]))
+	if e, ok := v.certs.Get(key); ok && now.Before(e.expires) {
+		return e, e.err
+	}
+	e := v.verifyCertificate(vals[0], now)
+	v.certs.Add(key, e)
+	return e, e.err
+}
+
+func (v *Verifier) verifyCertificate(value string, now time.Time) *certEntry {
+	e := &certEntry{expires: now.Add(negativeCertTTL)}
+	cert, err := eidas.ParseCertificate(value)
+	if err != nil {
+		e.err = certError(err)
+		return e
+	}
+	fp := sha256.Sum256(cert.Raw)
+	e.fingerprintHex = hex.EncodeToString(fp[:])
+	e.publicKey, _ = cert.PublicKey.(*rsa.PublicKey)
+	id, err := v.cfg.Certificates.VerifySeal(cert)
+	if err != nil {
+		e.err = certError(err)
+		if eidas.KindOf(err) == eidas.KindUnavailable {
+			e.expires = now // an outage is not a verdict: ask again next time
+		}
+		e.identity = unverifiedIdentity(cert)
+		return e
+	}
+	e.identity = id
+	e.expires = now.Add(v.cfg.CertCacheTTL)
+	if id.NotAfter.Before(e.expires) {
+		e.expires = id.NotAfter
+	}
+	return e
+}
+
+// unverifiedIdentity reads what a certificate claims without trusting it,
+// for checks in report_only mode. Nil if it names no organizationIdentifier.
+func unverifiedIdentity(cert *x509.Certificate) *eidas.Identity {
+	org, ok := eidas.OrganizationIdentifier(cert.Subject)
+	if !ok {
+		return nil
+	}
+	id := &eidas.Identity{OrganizationIdentifier: org, Certificate: cert}
+	if len(cert.Subject.Organization) > 0 {
+		id.Name = cert.Subject.Organization[0]
+	}
+	for _, ext := range cert.Extensions {
+		if ext.Id.Equal(oidQCStatements) {
+			if qc, err := eidas.ParseQCStatements(ext.Value); err == nil && qc.PSD2 != nil {
+				id.Roles = qc.PSD2.Roles
+			}
+		}
+	}
+	return id
+}
+
+// certError maps an eidas rejection to its Berlin Group error.
+func certError(err error) *bgerror.Error {
+	switch eidas.KindOf(err) {
+	case eidas.KindExpired:
+		return bgerror.New(bgerror.CodeCertificateExpired, err.Error())
+	case eidas.KindRevoked:
+		return bgerror.New(bgerror.CodeCertificateRevoked, err.Error())
+	case eidas.KindUnavailable:
+		return bgerror.New(bgerror.CodeServiceUnavailable, "the revocation status of the certificate cannot be established; retry later")
+	default:
+		return bgerror.New(bgerror.CodeCertificateInvalid, err.Error())
+	}
+}

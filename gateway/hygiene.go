@@ -1,0 +1,91 @@
+package gateway
+
+import (
+	"errors"
+	"mime"
+	"net/http"
+	"strings"
+
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/gateway/hygiene"
+)
+
+// checkHygiene runs the cheap syntactic checks: header values and formats,
+// required headers, media types and the JSON body.
+func checkHygiene(r *Request, p *Policy) *bgerror.Error {
+	h := r.HTTP.Header
+	if err := hygiene.CheckHeaders(h, hygiene.HeaderRules{AllowHTTPLocalhostRedirect: p.AllowHTTPLocalhostRedirect}); err != nil {
+		return hygieneError(err)
+	}
+	if err := hygiene.Require(h, "X-Request-Id"); err != nil {
+		return hygieneError(err)
+	}
+	if err := hygiene.Require(h, p.RequiredHeaders...); err != nil {
+		return hygieneError(err)
+	}
+	if e := checkAccept(h); e != nil {
+		return e
+	}
+	if len(r.Body) > 0 {
+		if !isJSONMediaType(h.Get("Content-Type")) {
+			e := bgerror.NewStatus(http.StatusUnsupportedMediaType, bgerror.CodeFormatError, "the body must be JSON with Content-Type: application/json")
+			e.Path = "Content-Type"
+			return e
+		}
+		if err := hygiene.CheckJSON(r.Body, hygiene.DefaultJSONLimits); err != nil {
+			return hygieneError(err)
+		}
+	}
+	return nil
+}
+
+func hygieneError(err error) *bgerror.Error {
+	var he *hygiene.Error
+	if errors.As(err, &he) {
+		return bgerror.Format(he.Path, he.Text)
+	}
+	return bgerror.New(bgerror.CodeFormatError, err.Error())
+}
+
+// isJSONMediaType accepts application/json and application/*+json, with
+// parameters (a charset other than UTF-8 is refused).
+func isJSONMediaType(v string) bool {
+	if v == "application/json" {
+		return true
+	}
+	mt, params, err := mime.ParseMediaType(v)
+	if err != nil {
+		return false
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return false
+	}
+	return mt == "application/json" || (strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"))
+}
+
+// checkAccept refuses an Accept header that rules out JSON (406).
+func checkAccept(h http.Header) *bgerror.Error {
+	vals := h["Accept"]
+	if len(vals) == 0 {
+		return nil
+	}
+	for _, v := range vals {
+		for _, part := range strings.Split(v, ",") {
+			mt, params, err := mime.ParseMediaType(strings.TrimSpace(part))
+			if err != nil {
+				continue
+			}
+			if q, ok := params["q"]; ok && strings.Trim(q, "0.") == "" {
+				continue // q=0: explicitly not acceptable
+			}
+			switch {
+			case mt == "*/*", mt == "application/*", mt == "application/json",
+				strings.HasPrefix(mt, "application/") && strings.HasSuffix(mt, "+json"):
+				return nil
+			}
+		}
+	}
+	e := bgerror.New(bgerror.CodeRequestedFormats, "this interface answers only application/json; accept it in the Accept header")
+	e.Path = "Accept"
+	return e
+}

@@ -1,0 +1,142 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+)
+
+// CacheConfig tunes a Cache.
+type CacheConfig struct {
+	// Size is the number of identifiers kept (default 10000).
+	Size int
+	// TTL is how long a found entry is served without asking the source
+	// again (default 5 minutes).
+	TTL time.Duration
+	// NegativeTTL is how long "not registered" is remembered (default 1 minute).
+	NegativeTTL time.Duration
+	// MaxStale is how long past its TTL an entry is still served while the
+	// source fails (default 1 hour; negative: never). After that the lookup
+	// fails closed.
+	MaxStale time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+type cached struct {
+	entry   *Entry // nil: not registered
+	fetched time.Time
+}
+
+// Cache is an LRU in front of a Source.
+type Cache struct {
+	src Source
+	cfg CacheConfig
+	lru *lru.Cache[string, cached]
+
+	mu       sync.Mutex
+	inflight map[string]*call
+}
+
+type call struct {
+	done  chan struct{}
+	entry *Entry
+	err   error
+}
+
+// NewCache wraps src.
+func NewCache(src Source, cfg CacheConfig) (*Cache, error) {
+	if cfg.Size <= 0 {
+		cfg.Size = 10000
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = 5 * time.Minute
+	}
+	if cfg.NegativeTTL <= 0 {
+		cfg.NegativeTTL = time.Minute
+	}
+	if cfg.MaxStale < 0 {
+		cfg.MaxStale = 0
+	} else if cfg.MaxStale == 0 {
+		cfg.MaxStale = time.Hour
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	l, err := lru.New[string, cached](cfg.Size)
+	if err != nil {
+		return nil, err
+	}
+	return &Cache{src: src, cfg: cfg, lru: l, inflight: map[string]*call{}}, nil
+}
+
+// Lookup returns the entry for orgID. It answers ErrNotFound for an unknown
+// TPP and ErrUnavailable when the source fails and nothing usable is cached.
+// Concurrent misses for one identifier share a single source lookup.
+func (c *Cache) Lookup(ctx context.Context, orgID string) (*Entry, error) {
+	now := c.cfg.Now()
+	old, have := c.lru.Get(orgID)
+	if have {
+		ttl := c.cfg.TTL
+		if old.entry == nil {
+			ttl = c.cfg.NegativeTTL
+		}
+		if now.Sub(old.fetched) < ttl {
+			return old.result()
+		}
+	}
+	entry, err := c.fetch(ctx, orgID)
+	switch {
+	case err == nil:
+		c.lru.Add(orgID, cached{entry: entry, fetched: now})
+		return entry, nil
+	case errors.Is(err, ErrNotFound):
+		c.lru.Add(orgID, cached{fetched: now})
+		return nil, ErrNotFound
+	}
+	// The source failed: serve what we had, within the stale bound.
+	if have {
+		ttl := c.cfg.TTL
+		if old.entry == nil {
+			ttl = c.cfg.NegativeTTL
+		}
+		if now.Sub(old.fetched) < ttl+c.cfg.MaxStale {
+			return old.result()
+		}
+	}
+	return nil, ErrUnavailable
+}
+
+func (v cached) result() (*Entry, error) {
+	if v.entry == nil {
+		return nil, ErrNotFound
+	}
+	return v.entry, nil
+}
+
+func (c *Cache) fetch(ctx context.Context, orgID string) (*Entry, error) {
+	c.mu.Lock()
+	if cl, ok := c.inflight[orgID]; ok {
+		c.mu.Unlock()
+		select {
+		case <-cl.done:
+			return cl.entry, cl.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	cl := &call{done: make(chan struct{})}
+	c.inflight[orgID] = cl
+	c.mu.Unlock()
+
+	cl.entry, cl.err = c.src.Lookup(ctx, orgID)
+
+	c.mu.Lock()
+	delete(c.inflight, orgID)
+	c.mu.Unlock()
+	close(cl.done)
+	return cl.entry, cl.err
+}

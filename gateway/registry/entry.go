@@ -1,0 +1,47 @@
+package registry
+
+import "errors"
+
+// Status values of a registry entry.
+const (
+	StatusAuthorised = "authorised"
+	StatusWithdrawn  = "withdrawn"
+)
+
+// Entry is one TPP in the register.
+type Entry struct {
+	// OrganizationIdentifier is the TPP's identifier, e.g. PSDNO-FSA-987654321.
+	OrganizationIdentifier string `json:"organizationIdentifier"`
+	// Name is the TPP's registered name.
+	Name string `json:"name"`
+	// Roles are the PSD2 roles the NCA granted (PSP_AI, PSP_PI, PSP_IC, PSP_AS).
+	Roles []string `json:"roles"`
+	// Status is authorised or withdrawn.
+	Status string `json:"status"`
+}
+
+// Authorised reports whether the TPP may use the interface at all.
+func (e *Entry) Authorised() bool { return e != nil && e.Status == StatusAuthorised }
+
+// GrantedRoles returns the roles present both in certRoles and in the
+// register, in the order of certRoles. The register is authoritative: a role
+// the certificate still carries but the NCA withdrew is not granted.
+func (e *Entry) GrantedRoles(certRoles []string) []string {
+	out := make([]string, 0, len(certRoles))
+	for _, r := range certRoles {
+		for _, g := range e.Roles {
+			if r == g {
+				out = append(out, r)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// ErrNotFound is returned by a Source for an identifier it does not know.
+var ErrNotFound = errors.New("registry: TPP not registered")
+
+// ErrUnavailable is returned by Cache when the source failed and no entry,
+// fresh or within the stale bound, is known.
+var ErrUnavailable = errors.New("registry: source unavailable")

@@ -1,0 +1,188 @@
+package registry
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+const doc = `{"tpps":[
+ {"organizationIdentifier":"PSDNO-FSA-987654321","name":"Test TPP AS","roles":["PSP_AI","PSP_PI"],"status":"authorised"},
+ {"organizationIdentifier":"PSDNO-FSA-111111111","name":"Gone AS","roles":["PSP_AI"],"status":"withdrawn"}]}`
+
+func TestParseFile(t *testing.T) {
+	f, err := ParseFile([]byte(doc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := f.Lookup(context.Background(), "PSDNO-FSA-987654321")
+	if err != nil || !e.Authorised() || e.Name != "Test TPP AS" {
+		t.Fatalf("%+v %v", e, err)
+	}
+	w, _ := f.Lookup(context.Background(), "PSDNO-FSA-111111111")
+	if w.Authorised() {
+		t.Fatal("withdrawn entry authorised")
+	}
+	if _, err := f.Lookup(context.Background(), "PSDNO-FSA-0"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("unknown: %v", err)
+	}
+	for _, bad := range []string{
+		`{"tpps":[{"organizationIdentifier":"","status":"authorised"}]}`,
+		`{"tpps":[{"organizationIdentifier":"X","status":"maybe"}]}`,
+		`{"tpps":[{"organizationIdentifier":"X","status":"authorised"},{"organizationIdentifier":"X","status":"withdrawn"}]}`,
+		`{"tpps":`,
+	} {
+		if _, err := ParseFile([]byte(bad)); err == nil {
+			t.Errorf("accepted %s", bad)
+		}
+	}
+}
+
+func TestGrantedRolesIsIntersection(t *testing.T) {
+	e := &Entry{Roles: []string{"PSP_AI"}}
+	got := e.GrantedRoles([]string{"PSP_PI", "PSP_AI"})
+	if len(got) != 1 || got[0] != "PSP_AI" {
+		t.Fatalf("%v", got)
+	}
+	if len((&Entry{}).GrantedRoles([]string{"PSP_AI"})) != 0 {
+		t.Fatal("empty register roles granted something")
+	}
+}
+
+// flakySource counts lookups and fails while down is set.
+type flakySource struct {
+	inner Source
+	down  atomic.Bool
+	calls atomic.Int32
+	delay time.Duration
+}
+
+func (s *flakySource) Lookup(ctx context.Context, id string) (*Entry, error) {
+	s.calls.Add(1)
+	time.Sleep(s.delay)
+	if s.down.Load() {
+		return nil, errors.New("connection refused")
+	}
+	return s.inner.Lookup(ctx, id)
+}
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func TestCacheTTLStaleAndFailClosed(t *testing.T) {
+	f, _ := ParseFile([]byte(doc))
+	src := &flakySource{inner: f}
+	clk := &clock{t: time.Unix(1_800_000_000, 0)}
+	c, _ := NewCache(src, CacheConfig{TTL: time.Minute, NegativeTTL: 10 * time.Second, MaxStale: 5 * time.Minute, Now: clk.now})
+	ctx := context.Background()
+	id := "PSDNO-FSA-987654321"
+
+	if _, err := c.Lookup(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+	c.Lookup(ctx, id)
+	if n := src.calls.Load(); n != 1 {
+		t.Fatalf("fresh entry fetched %d times", n)
+	}
+	clk.t = clk.t.Add(2 * time.Minute)
+	c.Lookup(ctx, id)
+	if n := src.calls.Load(); n != 2 {
+		t.Fatalf("expired entry not refetched: %d", n)
+	}
+	// Source down: stale entry served within MaxStale...
+	src.down.Store(true)
+	clk.t = clk.t.Add(3 * time.Minute)
+	if e, err := c.Lookup(ctx, id); err != nil || e == nil {
+		t.Fatalf("stale not served: %v", err)
+	}
+	// ...and refused after it.
+	clk.t = clk.t.Add(10 * time.Minute)
+	if _, err := c.Lookup(ctx, id); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("past stale bound: %v", err)
+	}
+	// Never-seen id with the source down fails closed.
+	if _, err := c.Lookup(ctx, "PSDNO-FSA-222"); !errors.Is(err, ErrUnavailable) {
+		t.Fatalf("unknown while down: %v", err)
+	}
+	// Source back: recovers without anything else.
+	src.down.Store(false)
+	if _, err := c.Lookup(ctx, id); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestCacheNegativeTTL(t *testing.T) {
+	f, _ := ParseFile([]byte(doc))
+	src := &flakySource{inner: f}
+	clk := &clock{t: time.Unix(1_800_000_000, 0)}
+	c, _ := NewCache(src, CacheConfig{TTL: time.Hour, NegativeTTL: 10 * time.Second, Now: clk.now})
+	for i := 0; i < 3; i++ {
+		if _, err := c.Lookup(context.Background(), "PSDNO-FSA-0"); !errors.Is(err, ErrNotFound) {
+			t.Fatal(err)
+		}
+	}
+	if src.calls.Load() != 1 {
+		t.Fatalf("negative result not cached: %d calls", src.calls.Load())
+	}
+	clk.t = clk.t.Add(11 * time.Second)
+	c.Lookup(context.Background(), "PSDNO-FSA-0")
+	if src.calls.Load() != 2 {
+		t.Fatalf("negative TTL not honoured: %d calls", src.calls.Load())
+	}
+}
+
+func TestCacheCoalescesConcurrentMisses(t *testing.T) {
+	f, _ := ParseFile([]byte(doc))
+	src := &flakySource{inner: f, delay: 50 * time.Millisecond}
+	c, _ := NewCache(src, CacheConfig{})
+	var wg sync.WaitGroup
+	for i := 0; i < 20; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := c.Lookup(context.Background(), "PSDNO-FSA-987654321"); err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if n := src.calls.Load(); n != 1 {
+		t.Fatalf("%d source lookups for one id", n)
+	}
+}
+
+func TestHTTPSource(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/tpps/PSDNO-FSA-987654321":
+			w.Write([]byte(`{"organizationIdentifier":"PSDNO-FSA-987654321","name":"Test TPP AS","roles":["PSP_AI"],"status":"authorised"}`))
+		case "/tpps/PSDNO-FSA-333":
+			w.Write([]byte(`{"organizationIdentifier":"PSDNO-FSA-999","status":"authorised"}`))
+		case "/tpps/PSDNO-FSA-500":
+			w.WriteHeader(500)
+		default:
+			w.WriteHeader(404)
+		}
+	}))
+	defer srv.Close()
+	h := &HTTP{BaseURL: srv.URL + "/tpps"}
+	ctx := context.Background()
+	if e, err := h.Lookup(ctx, "PSDNO-FSA-987654321"); err != nil || !e.Authorised() {
+		t.Fatalf("%+v %v", e, err)
+	}
+	if _, err := h.Lookup(ctx, "PSDNO-FSA-404"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("404: %v", err)
+	}
+	if _, err := h.Lookup(ctx, "PSDNO-FSA-500"); err == nil || errors.Is(err, ErrNotFound) {
+		t.Fatalf("500 must be an availability error: %v", err)
+	}
+	if _, err := h.Lookup(ctx, "PSDNO-FSA-333"); err == nil {
+		t.Fatal("entry for another id accepted")
+	}
+}

@@ -1,0 +1,284 @@
+package gateway
+
+import (
+	"context"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/gateway/eidas"
+	"github.com/obgw/obgw/gateway/registry"
+	"github.com/obgw/obgw/gateway/replay"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// Config builds a Verifier.
+type Config struct {
+	// Certificates checks QSealCs and QWACs against the QTSP anchors.
+	Certificates *eidas.Verifier
+	// Registry answers whether a TPP is authorised.
+	Registry *registry.Cache
+	// Replay remembers (TPP, X-Request-ID) pairs.
+	Replay replay.Store
+	// Issuer signs the context token for the backend.
+	Issuer *tppcontext.Issuer
+	// ClockSkew is the allowed Date deviation in both directions (default 60 s).
+	ClockSkew time.Duration
+	// CertCacheSize is the number of verified certificates kept (default 10000).
+	CertCacheSize int
+	// CertCacheTTL bounds how long a verification result is reused (default
+	// 10 minutes; never past the certificate's notAfter).
+	CertCacheTTL time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Verifier runs the pipeline. It is safe for concurrent use and shared by
+// every route of a configuration.
+type Verifier struct {
+	cfg      Config
+	certs    *lru.Cache[[32]byte, *certEntry] // QSealCs by SHA-256 of the header value
+	qwacs    *lru.Cache[[32]byte, *certEntry] // QWACs by SHA-256 of the DER
+	replayTT time.Duration
+}
+
+// NewVerifier returns a Verifier for cfg.
+func NewVerifier(cfg Config) (*Verifier, error) {
+	if cfg.Certificates == nil || cfg.Registry == nil || cfg.Replay == nil || cfg.Issuer == nil {
+		return nil, errors.New("gateway: certificates, registry, replay store and issuer are all required")
+	}
+	if cfg.ClockSkew <= 0 {
+		cfg.ClockSkew = 60 * time.Second
+	}
+	if cfg.CertCacheSize <= 0 {
+		cfg.CertCacheSize = 10000
+	}
+	if cfg.CertCacheTTL <= 0 {
+		cfg.CertCacheTTL = 10 * time.Minute
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	c, err := lru.New[[32]byte, *certEntry](cfg.CertCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	q, err := lru.New[[32]byte, *certEntry](cfg.CertCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	// A replayed request is refused while its Date could still pass the
+	// skew check, with margin: twice the window in each direction.
+	return &Verifier{cfg: cfg, certs: c, qwacs: q, replayTT: 4 * cfg.ClockSkew}, nil
+}
+
+// Request is what the pipeline looks at.
+type Request struct {
+	// HTTP is the request as received: headers as transmitted, RequestURI
+	// from the original request line.
+	HTTP *http.Request
+	// Body is the exact body bytes received (empty for none).
+	Body []byte
+	// ClientCertificate is the mTLS client certificate (QWAC), if any.
+	ClientCertificate *x509.Certificate
+}
+
+// Outcome is the pipeline's verdict on one request.
+type Outcome struct {
+	// Decisions holds what each check decided.
+	Decisions [numChecks]Decision
+	// Err is the rejection; nil when the request may go on.
+	Err *bgerror.Error
+	// TPP is the TPP's organizationIdentifier, when known.
+	TPP string
+	// Roles are the roles granted, when known.
+	Roles []string
+	// Token is the X-Obgw-Context value to forward, when the request passes.
+	Token string
+	// Context is what the token carries.
+	Context tppcontext.Context
+}
+
+// Decision returns what check c decided.
+func (o *Outcome) Decision(c Check) Decision { return o.Decisions[c] }
+
+// run records a check's failure according to the mode; it reports whether
+// the pipeline must stop.
+func (o *Outcome) fail(p *Policy, c Check, e *bgerror.Error) (stop bool) {
+	if p.Modes[c] == ModeReportOnly {
+		o.Decisions[c] = DecisionReport
+		o.Context.Unverified = append(o.Context.Unverified, c.String())
+		return false
+	}
+	o.Decisions[c] = DecisionFail
+	o.Err = e
+	return true
+}
+
+// Verify runs the pipeline for r under policy p.
+func (v *Verifier) Verify(ctx context.Context, r *Request, p *Policy) *Outcome {
+	o := &Outcome{}
+	v.verify(ctx, r, p, o)
+	return o
+}
+
+func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome) {
+	now := v.cfg.Now()
+	h := r.HTTP.Header
+
+	// 1. Hygiene: sizes, syntax, formats, required headers.
+	if e := checkHygiene(r, p); e != nil {
+		if o.fail(p, CheckHygiene, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckHygiene] = DecisionPass
+	}
+
+	// 2. Date.
+	if e := checkDate(h, now, v.cfg.ClockSkew); e != nil {
+		if o.fail(p, CheckDate, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckDate] = DecisionPass
+	}
+
+	// 3. Certificate (cached by the SHA-256 of the header value).
+	entry, e := v.certificate(h, now)
+	if e != nil {
+		if o.fail(p, CheckCertificate, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckCertificate] = DecisionPass
+	}
+	if entry == nil || entry.identity == nil {
+		// Nothing to identify the TPP by: every later check depends on it.
+		for c := CheckRegistry; c < numChecks; c++ {
+			o.Decisions[c] = DecisionSkip
+		}
+		o.Err = bgerror.New(bgerror.CodeCertificateInvalid, "no usable TPP-Signature-Certificate; the request cannot be attributed to a TPP")
+		return
+	}
+	id := entry.identity
+	o.TPP = id.OrganizationIdentifier
+	o.Context.TPP = id.OrganizationIdentifier
+	o.Context.TPPName = id.Name
+	o.Context.CertSHA256 = entry.fingerprintHex
+
+	// 4. Registry and 5. role.
+	roles, stop := v.registryAndRole(ctx, id, p, o)
+	if stop {
+		return
+	}
+	o.Roles = roles
+	o.Context.Roles = roles
+
+	// 6. QWAC over mTLS.
+	if e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
+		if o.fail(p, CheckQWAC, e) {
+			return
+		}
+	} else if r.ClientCertificate == nil {
+		o.Decisions[CheckQWAC] = DecisionSkip
+	} else {
+		o.Decisions[CheckQWAC] = DecisionPass
+	}
+
+	// 7. Signature.
+	if e := entry.verifySignature(r.HTTP, p); e != nil {
+		if o.fail(p, CheckSignature, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckSignature] = DecisionPass
+	}
+
+	// 8. Digest.
+	if d, e := checkDigest(h, r.Body, p); e != nil {
+		if o.fail(p, CheckDigest, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckDigest] = d
+	}
+
+	// 9. Replay, recorded only for requests whose signature was checked,
+	// so a forger cannot burn a TPP's request ids.
+	requestID := h.Get("X-Request-Id")
+	fresh, err := v.cfg.Replay.Claim(ctx, replay.Key(id.OrganizationIdentifier, requestID), v.replayTT)
+	switch {
+	case err != nil && p.ReplayOnError == OnErrorAllow:
+		o.Decisions[CheckReplay] = DecisionErrorAllowed
+	case err != nil:
+		o.Decisions[CheckReplay] = DecisionFail
+		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "replay protection is unavailable; retry later with a new X-Request-ID")
+		return
+	case !fresh:
+		e := bgerror.Format("X-Request-ID", "X-Request-ID was already used by this TPP (replay); send every request with a new UUID")
+		if o.fail(p, CheckReplay, e) {
+			return
+		}
+	default:
+		o.Decisions[CheckReplay] = DecisionPass
+	}
+
+	o.Context.RequestID = requestID
+	o.Context.PSUID = h.Get("Psu-Id")
+	o.Context.PSUCorporateID = h.Get("Psu-Corporate-Id")
+	o.Context.PSUPresent = h.Get("Psu-Ip-Address") != ""
+	tok, err := v.cfg.Issuer.Issue(o.Context, now)
+	if err != nil {
+		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "the gateway could not issue the backend context; retry later")
+		return
+	}
+	o.Token = tok
+}
+
+// registryAndRole looks the TPP up and checks the route's role.
+func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *Policy, o *Outcome) (roles []string, stop bool) {
+	roles = id.Roles
+	entry, err := v.cfg.Registry.Lookup(ctx, id.OrganizationIdentifier)
+	switch {
+	case errors.Is(err, registry.ErrNotFound):
+		if o.fail(p, CheckRegistry, bgerror.New(bgerror.CodeCertificateBlocked, "the TPP "+id.OrganizationIdentifier+" is not in the register of authorised TPPs")) {
+			return nil, true
+		}
+	case err != nil:
+		if p.RegistryOnError == OnErrorAllow {
+			o.Decisions[CheckRegistry] = DecisionErrorAllowed
+			break
+		}
+		o.Decisions[CheckRegistry] = DecisionFail
+		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "the TPP register cannot be reached; retry later")
+		return nil, true
+	case !entry.Authorised():
+		if o.fail(p, CheckRegistry, bgerror.New(bgerror.CodeCertificateBlocked, "the authorisation of TPP "+id.OrganizationIdentifier+" is withdrawn in the register")) {
+			return nil, true
+		}
+	default:
+		o.Decisions[CheckRegistry] = DecisionPass
+		roles = entry.GrantedRoles(id.Roles)
+		if entry.Name != "" {
+			o.Context.TPPName = entry.Name
+		}
+	}
+	if p.RequiredRole == "" {
+		o.Decisions[CheckRole] = DecisionPass
+		return roles, false
+	}
+	for _, r := range roles {
+		if r == p.RequiredRole {
+			o.Decisions[CheckRole] = DecisionPass
+			return roles, false
+		}
+	}
+	e := bgerror.New(bgerror.CodeRoleInvalid, fmt.Sprintf("this service needs role %s, which the certificate and the register do not both grant", p.RequiredRole))
+	return roles, o.fail(p, CheckRole, e)
+}

@@ -1,0 +1,213 @@
+package integration
+
+import (
+	"crypto"
+	"crypto/rand"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// caseSpec is one request against the shipped Caddyfile and the error it
+// must get.
+type caseSpec struct {
+	name   string
+	tpp    string // test TPP id; default "tpp"
+	method string
+	path   string
+	body   string
+	// before runs on the request before signing; after runs after it.
+	before, after func(t *testing.T, r *http.Request)
+	// signerNow shifts the signer's clock.
+	signerNow time.Duration
+	unsigned  bool
+	status    int
+	code      string
+	text      string // substring of the error text, case-insensitive
+}
+
+// rawSign replaces the Signature header with one made over exactly the
+// listed headers, independently of tppclient, for cases tppclient will not
+// produce (missing coverage, other algorithms).
+func rawSign(t *testing.T, r *http.Request, tpp string, headers []string, algorithm string) {
+	t.Helper()
+	kp := pki.TPP(tpp).Seal
+	var lines []string
+	for _, h := range headers {
+		if h == "(request-target)" {
+			lines = append(lines, "(request-target): "+strings.ToLower(r.Method)+" "+r.URL.RequestURI())
+			continue
+		}
+		lines = append(lines, h+": "+r.Header.Get(h))
+	}
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	sig, err := rsa.SignPKCS1v15(rand.Reader, kp.Key, crypto.SHA256, sum[:])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.Header.Set("Signature", `keyId="`+kp.KeyID()+`",algorithm="`+algorithm+`",headers="`+strings.Join(headers, " ")+`",signature="`+base64.StdEncoding.EncodeToString(sig)+`"`)
+}
+
+func TestGatewayErrorTable(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	c := client(nil)
+	cases := []caseSpec{
+		{name: "verified AIS request reaches the consent check", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
+		{name: "signature missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
+		{name: "signature malformed", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Set("Signature", `keyId=nope`) }, status: 400, code: "SIGNATURE_INVALID"},
+		{name: "signature does not verify (PSU-ID changed after signing)", path: "/v1/accounts",
+			before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-ID", uuid.NewString()) },
+			after:  func(t *testing.T, r *http.Request) { r.Header.Set("PSU-ID", uuid.NewString()) }, status: 400, code: "SIGNATURE_INVALID"},
+		{name: "keyId names another certificate", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			other := pki.TPP("aisp").Seal.KeyID()
+			sig := r.Header.Get("Signature")
+			i := strings.Index(sig, `",algorithm=`)
+			r.Header.Set("Signature", `keyId="`+other+sig[i:])
+		}, status: 400, code: "SIGNATURE_INVALID", text: "keyId"},
+		{name: "wrong algorithm", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "hmac-sha256")
+		}, status: 400, code: "SIGNATURE_INVALID"},
+		{name: "x-request-id not covered", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			rawSign(t, r, "tpp", []string{"date", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "SIGNATURE_INVALID", text: "x-request-id"},
+		{name: "tpp-redirect-uri present but not covered", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			rawSign(t, r, "tpp", []string{"date", "x-request-id"}, "rsa-sha256")
+		}, status: 400, code: "SIGNATURE_INVALID", text: "tpp-redirect-uri"},
+		{name: "independently signed request with coverage passes", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			rawSign(t, r, "tpp", []string{"(request-target)", "date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 401, code: "CONSENT_INVALID"},
+		{name: "digest missing on a body", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+			r.Header.Del("Digest")
+			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
+		{name: "digest does not match body", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) {}, after: func(t *testing.T, r *http.Request) {
+			r.Header.Set("Digest", "SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=")
+			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
+		{name: "digest malformed", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+			r.Header.Set("Digest", "SHA-256=not base64!")
+			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
+		{name: "digest with unsupported algorithm only", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+			r.Header.Set("Digest", "MD5=HUXZLQLMuI/KZ5KDcJPcOA==")
+			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
+		{name: "date missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			r.Header.Del("Date")
+			rawSign(t, r, "tpp", []string{"x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "TIMESTAMP_INVALID"},
+		{name: "date unparseable", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+			r.Header.Set("Date", "2026-11-22T10:00:00Z")
+			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 400, code: "TIMESTAMP_INVALID"},
+		{name: "date 2 minutes in the past", path: "/v1/accounts", signerNow: -2 * time.Minute, status: 400, code: "TIMESTAMP_INVALID"},
+		{name: "date 2 minutes in the future", path: "/v1/accounts", signerNow: 2 * time.Minute, status: 400, code: "TIMESTAMP_INVALID"},
+		{name: "date 50 s in the past is accepted", path: "/v1/accounts", signerNow: -50 * time.Second, status: 401, code: "CONSENT_INVALID"},
+		{name: "x-request-id not a UUID", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("X-Request-ID", "12345") }, status: 400, code: "FORMAT_ERROR", text: "x-request-id"},
+		{name: "psu-ip-address malformed", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-IP-Address", "300.1.1.1") }, status: 400, code: "FORMAT_ERROR", text: "psu-ip-address"},
+		{name: "tpp-redirect-uri missing on AIS", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Redirect-URI") }, status: 400, code: "FORMAT_ERROR", text: "tpp-redirect-uri"},
+		{name: "tpp-redirect-uri not https", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("TPP-Redirect-URI", "http://tpp.example.no/cb") }, status: 400, code: "FORMAT_ERROR", text: "tpp-redirect-uri"},
+		{name: "repeated signed header", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Add("PSU-ID", uuid.NewString()) }, status: 400, code: "FORMAT_ERROR"},
+		{name: "emoji in JSON body", method: "POST", path: "/v1/bank-offered-consents", body: `{"name":"😀"}`, status: 400, code: "FORMAT_ERROR"},
+		{name: "duplicate JSON key", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1,"a":2}`, status: 400, code: "FORMAT_ERROR"},
+		{name: "bidi override in header", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-User-Agent", "x\u202ey") }, status: 400, code: "FORMAT_ERROR"},
+		{name: "body not JSON media type", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, status: 415, code: "FORMAT_ERROR"},
+		{name: "accept excludes JSON", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("Accept", "application/xml") }, status: 406, code: "REQUESTED_FORMATS_INVALID"},
+		{name: "certificate missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Signature-Certificate") }, status: 400, code: "CERTIFICATE_MISSING"},
+		{name: "certificate garbage", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Set("TPP-Signature-Certificate", "bm90IGEgY2VydA==") }, status: 401, code: "CERTIFICATE_INVALID"},
+		{name: "certificate from an untrusted CA", tpp: "untrusted", path: "/v1/accounts", status: 401, code: "CERTIFICATE_INVALID"},
+		{name: "certificate without PSD2 statement", tpp: "nopsd2", path: "/v1/accounts", status: 401, code: "CERTIFICATE_INVALID"},
+		{name: "certificate expired", tpp: "expired", path: "/v1/accounts", status: 401, code: "CERTIFICATE_EXPIRED"},
+		{name: "certificate revoked", tpp: "revoked", path: "/v1/accounts", status: 401, code: "CERTIFICATE_REVOKED"},
+		{name: "TPP withdrawn in the register", tpp: "withdrawn", path: "/v1/accounts", status: 401, code: "CERTIFICATE_BLOCKED"},
+		{name: "TPP not in the register", tpp: "unregistered", path: "/v1/accounts", status: 401, code: "CERTIFICATE_BLOCKED"},
+		{name: "AISP on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
+		{name: "register withdrew PSP_PI the certificate still has", tpp: "regrestricted", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
+		{name: "register-restricted TPP still reads accounts", tpp: "regrestricted", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
+		{name: "basket without Digest is accepted", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
+			r.Header.Del("Digest")
+			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+		}, status: 401, code: "CONSENT_INVALID"},
+		{name: "unknown endpoint", path: "/v2/nothing", unsigned: true, status: 404, code: "RESOURCE_UNKNOWN"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			method := tc.method
+			if method == "" {
+				method = http.MethodGet
+			}
+			var body []byte
+			if tc.body != "" {
+				body = []byte(tc.body)
+			}
+			id := tc.tpp
+			if id == "" {
+				id = "tpp"
+			}
+			req := newRequest(t, g, method, tc.path, body)
+			if tc.before != nil {
+				tc.before(t, req)
+			}
+			if !tc.unsigned {
+				s := signer(t, id)
+				if tc.signerNow != 0 {
+					s.Now = func() time.Time { return time.Now().Add(tc.signerNow) }
+				}
+				if err := s.Sign(req, body); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tc.after != nil {
+				tc.after(t, req)
+			}
+			got := send(t, c, req)
+			if got.status != tc.status || got.err.code() != tc.code {
+				t.Fatalf("got %d %s, want %d %s; body %s", got.status, got.err.code(), tc.status, tc.code, got.body)
+			}
+			if tc.text != "" {
+				m := got.err.TPPMessages[0]
+				if !containsFold(m.Text+" "+m.Path, tc.text) {
+					t.Fatalf("error %q (path %q) does not mention %q", m.Text, m.Path, tc.text)
+				}
+			}
+			if tc.code == "CONSENT_INVALID" {
+				if l := got.err.Links["scaRedirect"]; l.Href == "" || l.Verbs[0] != "GET" {
+					t.Fatalf("CONSENT_INVALID without scaRedirect: %s", got.body)
+				}
+			}
+		})
+	}
+}
+
+func TestReplayRefused(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	c := client(nil)
+	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	first := send(t, c, req)
+	if first.err.code() != "CONSENT_INVALID" {
+		t.Fatalf("first: %d %s", first.status, first.body)
+	}
+	again := req.Clone(req.Context())
+	second := send(t, c, again)
+	if second.status != 400 || second.err.code() != "FORMAT_ERROR" || !containsFold(second.err.TPPMessages[0].Text, "replay") {
+		t.Fatalf("replay: %d %s", second.status, second.body)
+	}
+	// The same X-Request-ID from another TPP is not a replay.
+	other := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	other.Header.Set("X-Request-ID", req.Header.Get("X-Request-ID"))
+	if err := signer(t, "aisp").Sign(other, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, c, other); got.err.code() != "CONSENT_INVALID" {
+		t.Fatalf("other TPP: %d %s", got.status, got.body)
+	}
+}

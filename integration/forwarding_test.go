@@ -1,0 +1,233 @@
+package integration
+
+import (
+	"bytes"
+	"crypto/tls"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// recorder is an upstream that remembers the requests it received, by
+// X-Request-ID.
+type recorder struct {
+	mu   sync.Mutex
+	seen map[string]recorded
+}
+
+type recorded struct {
+	header http.Header
+	body   []byte
+}
+
+func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	b, _ := io.ReadAll(r.Body)
+	rc.mu.Lock()
+	rc.seen[r.Header.Get("X-Request-Id")] = recorded{header: r.Header.Clone(), body: b}
+	rc.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	w.Write([]byte(`{"ok":true}`))
+}
+
+func (rc *recorder) get(id string) (recorded, bool) {
+	rc.mu.Lock()
+	defer rc.mu.Unlock()
+	r, ok := rc.seen[id]
+	return r, ok
+}
+
+var contextKey = bytes.Repeat([]byte("k"), 32)
+
+func startEcho(t *testing.T) (*gateway, *recorder) {
+	rc := &recorder{seen: map[string]recorded{}}
+	up := httptest.NewServer(rc)
+	t.Cleanup(up.Close)
+	g := startGateway(t, "integration/testdata/echo.Caddyfile",
+		"OBGW_UPSTREAM="+strings.TrimPrefix(up.URL, "http://"),
+		"OBGW_CONTEXT_KEY="+base64.StdEncoding.EncodeToString(contextKey))
+	return g, rc
+}
+
+func TestForwardingAndContextToken(t *testing.T) {
+	g, rc := startEcho(t)
+	c := client(nil)
+	verifier, err := tppcontext.NewVerifier(contextKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("verified request carries a fresh context token and no spoofed headers", func(t *testing.T) {
+		body := []byte(`{"hello": "world"}`)
+		req := newRequest(t, g, http.MethodPost, "/v1/echo?x=1", body)
+		req.Header.Set("PSU-ID", "3f2504e0-4f89-41d3-9a0c-0305e82c3301")
+		req.Header.Set("PSU-IP-Address", "192.0.2.1")
+		req.Header.Set("X-Obgw-Context", "forged.token.value")
+		req.Header.Set("X-Obgw-Tpp", "PSDNO-FSA-000000000")
+		if err := signer(t, "tpp").Sign(req, body); err != nil {
+			t.Fatal(err)
+		}
+		got := send(t, c, req)
+		if got.status != 200 {
+			t.Fatalf("status %d %s", got.status, got.body)
+		}
+		up, ok := rc.get(req.Header.Get("X-Request-ID"))
+		if !ok {
+			t.Fatal("request did not reach the upstream")
+		}
+		if up.header.Get("X-Obgw-Tpp") != "" {
+			t.Fatal("spoofed X-Obgw-Tpp reached the backend")
+		}
+		if vals := up.header.Values("X-Obgw-Context"); len(vals) != 1 || vals[0] == "forged.token.value" {
+			t.Fatalf("context header %q", vals)
+		}
+		ctx, err := verifier.Verify(up.header.Get("X-Obgw-Context"), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ctx.TPP != pki.TPP("tpp").OrganizationIdentifier || !ctx.HasRole("PSP_AI") || !ctx.HasRole("PSP_PI") ||
+			ctx.PSUID != "3f2504e0-4f89-41d3-9a0c-0305e82c3301" || !ctx.PSUPresent || ctx.RequestID != req.Header.Get("X-Request-ID") || len(ctx.Unverified) != 0 {
+			t.Fatalf("context %+v", ctx)
+		}
+		if !bytes.Equal(up.body, body) {
+			t.Fatalf("body changed on the way: %q", up.body)
+		}
+	})
+
+	t.Run("PSU not present without PSU-IP-Address", func(t *testing.T) {
+		req := newRequest(t, g, http.MethodGet, "/v1/echo", nil)
+		if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 200 {
+			t.Fatalf("status %d %s", got.status, got.body)
+		}
+		up, _ := rc.get(req.Header.Get("X-Request-ID"))
+		ctx, err := verifier.Verify(up.header.Get("X-Obgw-Context"), time.Now())
+		if err != nil || ctx.PSUPresent {
+			t.Fatalf("%+v %v", ctx, err)
+		}
+	})
+
+	t.Run("report_only role and signature let the request through, marked", func(t *testing.T) {
+		req := newRequest(t, g, http.MethodGet, "/v1/lenient", nil)
+		if err := signer(t, "aisp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Signature", strings.Replace(req.Header.Get("Signature"), `signature="`, `signature="AAAA`, 1))
+		got := send(t, c, req)
+		if got.status != 200 {
+			t.Fatalf("status %d %s", got.status, got.body)
+		}
+		up, _ := rc.get(req.Header.Get("X-Request-ID"))
+		ctx, err := verifier.Verify(up.header.Get("X-Obgw-Context"), time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(ctx.Unverified, ",") != "role,signature" {
+			t.Fatalf("unverified %v", ctx.Unverified)
+		}
+	})
+
+	t.Run("(request-target) required by policy", func(t *testing.T) {
+		req := newRequest(t, g, http.MethodGet, "/v1/target", nil)
+		if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 400 || got.err.code() != "SIGNATURE_INVALID" {
+			t.Fatalf("unsigned target: %d %s", got.status, got.body)
+		}
+		req = newRequest(t, g, http.MethodGet, "/v1/target?a=1&b=2", nil)
+		s := signer(t, "tpp")
+		s.SignRequestTarget = true
+		if err := s.Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 200 {
+			t.Fatalf("signed target: %d %s", got.status, got.body)
+		}
+	})
+
+	t.Run("body over the cap", func(t *testing.T) {
+		body := []byte(`{"a":"` + strings.Repeat("x", 1<<20) + `"}`)
+		req := newRequest(t, g, http.MethodPost, "/v1/echo", body)
+		if err := signer(t, "tpp").Sign(req, body); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 413 || got.err.code() != "FORMAT_ERROR" {
+			t.Fatalf("%d %s", got.status, got.body)
+		}
+	})
+
+	t.Run("backend unreachable is 503 SERVICE_UNAVAILABLE", func(t *testing.T) {
+		req := newRequest(t, g, http.MethodGet, "/v1/down", nil)
+		if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
+			t.Fatalf("%d %s", got.status, got.body)
+		}
+	})
+}
+
+func TestQWAC(t *testing.T) {
+	g, _ := startEcho(t)
+	cases := []struct {
+		name   string
+		qwac   string // TPP whose QWAC is presented; "" none
+		seal   string
+		status int
+		code   string
+	}{
+		{"matching QWAC", "tpp", "tpp", 200, ""},
+		{"QWAC of another TPP", "aisp", "tpp", 401, "CERTIFICATE_INVALID"},
+		{"no QWAC where required", "", "tpp", 400, "CERTIFICATE_MISSING"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			c := client(nil)
+			if tc.qwac != "" {
+				c = client(pki.TPP(tc.qwac).Web)
+			}
+			req := newRequest(t, g, http.MethodGet, "/v1/qwac", nil)
+			if err := signer(t, tc.seal).Sign(req, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := send(t, c, req)
+			if got.status != tc.status || (tc.code != "" && got.err.code() != tc.code) {
+				t.Fatalf("%d %s", got.status, got.body)
+			}
+		})
+	}
+}
+
+func TestTLSVersions(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	addr := strings.Replace(g.addr, "localhost", "127.0.0.1", 1)
+	for _, v := range []uint16{tls.VersionTLS10, tls.VersionTLS11} {
+		conn, err := tls.DialWithDialer(&net.Dialer{Timeout: 5 * time.Second}, "tcp", addr,
+			&tls.Config{ServerName: "localhost", RootCAs: tlsRoots, MinVersion: v, MaxVersion: v})
+		if err == nil {
+			conn.Close()
+			t.Fatalf("TLS version %x accepted", v)
+		}
+	}
+	conn, err := tls.Dial("tcp", addr, &tls.Config{ServerName: "localhost", RootCAs: tlsRoots, MinVersion: tls.VersionTLS12, MaxVersion: tls.VersionTLS12})
+	if err != nil {
+		t.Fatalf("TLS 1.2 refused: %v", err)
+	}
+	conn.Close()
+	resp, err := client(nil).Get(fmt.Sprintf("https://%s/health", g.addr))
+	if err != nil || resp.StatusCode != 200 {
+		t.Fatalf("health: %v", err)
+	}
+	resp.Body.Close()
+}

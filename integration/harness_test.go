@@ -1,0 +1,225 @@
+package integration
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/testpki"
+	"github.com/obgw/obgw/tppclient"
+)
+
+// repoRoot is the module root: the gateway runs there so that the shipped
+// Caddyfile's relative paths resolve as they do for `make run`.
+var (
+	repoRoot string
+	binary   string
+	pki      *testpki.PKI
+	tlsRoots *x509.CertPool
+)
+
+func TestMain(m *testing.M) {
+	os.Exit(run(m))
+}
+
+func run(m *testing.M) int {
+	wd, _ := os.Getwd()
+	repoRoot = filepath.Dir(wd)
+	tmp, err := os.MkdirTemp("", "obgw-integration")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		return 1
+	}
+	defer os.RemoveAll(tmp)
+	binary = filepath.Join(tmp, "obgw")
+	build := exec.Command("go", "build", "-o", binary, "./cmd/obgw")
+	build.Dir = repoRoot
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		fmt.Fprintln(os.Stderr, "building obgw:", err)
+		return 1
+	}
+	pki, err = testpki.Load(filepath.Join(repoRoot, "testdata", "pki"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "loading test PKI:", err)
+		return 1
+	}
+	tlsRoots = x509.NewCertPool()
+	raw, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "pki", "tls-ca.pem"))
+	if err != nil || !tlsRoots.AppendCertsFromPEM(raw) {
+		fmt.Fprintln(os.Stderr, "loading tls-ca.pem:", err)
+		return 1
+	}
+	return m.Run()
+}
+
+// freePort returns a loopback port nobody listens on right now.
+func freePort(t testing.TB) int {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}
+
+// gateway is one running obgw process.
+type gateway struct {
+	addr   string // localhost:port
+	cmd    *exec.Cmd
+	output *bytes.Buffer
+}
+
+// startGateway runs the binary with config (relative to the repo root) and
+// env, and waits until it accepts TLS connections.
+func startGateway(t testing.TB, config string, env ...string) *gateway {
+	t.Helper()
+	port, admin := freePort(t), freePort(t)
+	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), output: new(bytes.Buffer)}
+	g.cmd = exec.Command(binary, "run", "--config", config, "--adapter", "caddyfile")
+	g.cmd.Dir = repoRoot
+	g.cmd.Env = append(os.Environ(),
+		fmt.Sprintf("OBGW_LISTEN=localhost:%d", port),
+		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", admin),
+		"HOME="+t.TempDir(), // Caddy's own storage, away from the user's
+		"XDG_DATA_HOME="+t.TempDir(),
+		"XDG_CONFIG_HOME="+t.TempDir(),
+	)
+	g.cmd.Env = append(g.cmd.Env, env...)
+	g.cmd.Stdout, g.cmd.Stderr = &lockedWriter{w: g.output}, &lockedWriter{w: g.output}
+	if err := g.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = g.cmd.Process.Kill()
+		_, _ = g.cmd.Process.Wait()
+		if t.Failed() {
+			t.Logf("gateway output:\n%s", g.output.String())
+		}
+	})
+	deadline := time.Now().Add(60 * time.Second)
+	for time.Now().Before(deadline) {
+		c, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", fmt.Sprintf("127.0.0.1:%d", port),
+			&tls.Config{ServerName: "localhost", RootCAs: tlsRoots})
+		if err == nil {
+			c.Close()
+			return g
+		}
+		if g.cmd.ProcessState != nil {
+			break
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	t.Fatalf("gateway did not start:\n%s", g.output.String())
+	return nil
+}
+
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// client returns an HTTPS client trusting the test TLS CA, optionally
+// presenting a QWAC.
+func client(qwac *testpki.KeyPair) *http.Client {
+	cfg := &tls.Config{RootCAs: tlsRoots, MinVersion: tls.VersionTLS12}
+	if qwac != nil {
+		cert := qwac.TLSCertificate()
+		cfg.Certificates = []tls.Certificate{cert}
+	}
+	return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
+}
+
+// signer returns a tppclient signer for the test TPP id.
+func signer(t testing.TB, id string) *tppclient.Signer {
+	t.Helper()
+	tpp := pki.TPP(id)
+	if tpp == nil {
+		t.Fatalf("no test TPP %q", id)
+	}
+	return &tppclient.Signer{Key: tpp.Seal.Key, Certificate: tpp.Seal.Certificate.Raw}
+}
+
+// bgError is a decoded Berlin Group error body.
+type bgError struct {
+	TPPMessages []struct {
+		Category, Code, Text, Path string
+	} `json:"tppMessages"`
+	Links map[string]struct {
+		Href  string   `json:"href"`
+		Verbs []string `json:"verbs"`
+	} `json:"_links"`
+}
+
+func (b bgError) code() string {
+	if len(b.TPPMessages) != 1 {
+		return fmt.Sprintf("<%d messages>", len(b.TPPMessages))
+	}
+	return b.TPPMessages[0].Code
+}
+
+// response is what a test looks at.
+type response struct {
+	status int
+	header http.Header
+	body   []byte
+	err    bgError
+}
+
+func send(t testing.TB, c *http.Client, req *http.Request) response {
+	t.Helper()
+	resp, err := c.Do(req)
+	if err != nil {
+		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	r := response{status: resp.StatusCode, header: resp.Header, body: body}
+	if resp.StatusCode >= 400 {
+		if err := json.Unmarshal(body, &r.err); err != nil {
+			t.Fatalf("%s %s: error body is not JSON: %q", req.Method, req.URL, body)
+		}
+	}
+	return r
+}
+
+// newRequest builds an unsigned request with the usual AIS headers.
+func newRequest(t testing.TB, g *gateway, method, path string, body []byte) *http.Request {
+	t.Helper()
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, "https://"+g.addr+path, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=1")
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	req.Header.Set("Accept", "application/json")
+	return req
+}
+
+func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }

@@ -1,0 +1,13 @@
+// Package testpki generates the test PKI obgw's tests, examples and sandbox
+// use: a QTSP root and issuing CA, eIDAS PSD2 QSealCs and QWACs for a fixed
+// set of test TPPs (good ones and deliberately bad ones), a CRL, a registry
+// file, and a localhost TLS server certificate from a separate bank CA.
+//
+// The organisation identifiers and TPP names are fixed so that docs and
+// tests can name them; keys and serial numbers are fresh on every Generate.
+// Certificates are valid for decades so that committed test data does not
+// expire under its users. The QCStatements encoder here is written
+// independently of the gateway's parser so that each checks the other.
+//
+// Everything here is for tests only: the private keys are written in clear.
+package testpki

@@ -1,0 +1,239 @@
+package testpki
+
+import (
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"fmt"
+	"math/big"
+	"net"
+	"time"
+)
+
+// Registry statuses, as in registry.json.
+const (
+	StatusAuthorised = "authorised"
+	StatusWithdrawn  = "withdrawn"
+)
+
+// Validity periods: long, so that committed test data outlives its users.
+const (
+	caYears   = 30
+	certYears = 25
+)
+
+// PKI is a generated (or loaded) test PKI.
+type PKI struct {
+	// Root is "Test QTSP Root CA"; Issuing is "Test QTSP Issuing CA",
+	// which issues the TPP certificates and the CRL.
+	Root, Issuing *Authority
+	// Impostor is a self-signed CA with the same subject as Issuing but
+	// its own key; it issues the "untrusted" TPP's certificates, so only
+	// signature checks tell them apart. It is not written out; nil after
+	// Load.
+	Impostor *Authority
+	// TLSCA is "Test Bank TLS CA", which issued Server.
+	TLSCA *Authority
+	// Server is the localhost TLS server certificate (DNS localhost, IP
+	// 127.0.0.1 and ::1).
+	Server *KeyPair
+	// CRL is Issuing's CRL, listing the "revoked" TPP's certificates.
+	CRL *x509.RevocationList
+	// TPPs are the test TPPs in a fixed order.
+	TPPs []*TPP
+}
+
+// TPP is one test TPP with its QSealC and QWAC.
+type TPP struct {
+	// ID is the short name used by PKI.TPP and in file names, e.g. "tpp".
+	ID string
+	// Name is the organisation name (subject O), e.g. "Test TPP AS".
+	Name string
+	// OrganizationIdentifier is e.g. "PSDNO-FSA-987654321".
+	OrganizationIdentifier string
+	// Roles are the PSD2 roles in the certificates; nil for "nopsd2".
+	Roles []string
+	// RegistryStatus is StatusAuthorised, StatusWithdrawn, or "" for a TPP
+	// missing from registry.json.
+	RegistryStatus string
+	// RegistryRoles are the roles registry.json grants.
+	RegistryRoles []string
+	// Seal is the QSealC, Web the QWAC.
+	Seal, Web *KeyPair
+}
+
+// tppSpec is the fixed definition of one test TPP.
+type tppSpec struct {
+	id, name, number string
+	roles            []string // nil: no PSD2 statement
+	registryRoles    []string
+	status           string
+	bits             int
+	expired          bool
+	revoked          bool
+	untrusted        bool
+}
+
+var (
+	rolesAIPI = []string{"PSP_AI", "PSP_PI"}
+	rolesAI   = []string{"PSP_AI"}
+)
+
+// tppSpecs are the test TPPs. Identifiers must stay stable: docs and tests
+// name them.
+var tppSpecs = []tppSpec{
+	{id: "tpp", name: "Test TPP AS", number: "987654321", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised},
+	{id: "aisp", name: "Test AISP AS", number: "987654322", roles: rolesAI, registryRoles: rolesAI, status: StatusAuthorised},
+	{id: "regrestricted", name: "Test Restricted TPP AS", number: "987654323", roles: rolesAIPI, registryRoles: rolesAI, status: StatusAuthorised},
+	{id: "withdrawn", name: "Test Withdrawn TPP AS", number: "987654324", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusWithdrawn},
+	{id: "unregistered", name: "Test Unregistered TPP AS", number: "987654325", roles: rolesAIPI},
+	{id: "expired", name: "Test Expired TPP AS", number: "987654326", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised, expired: true},
+	{id: "revoked", name: "Test Revoked TPP AS", number: "987654327", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised, revoked: true},
+	{id: "nopsd2", name: "Test No PSD2 TPP AS", number: "987654328", registryRoles: rolesAIPI, status: StatusAuthorised},
+	{id: "untrusted", name: "Test Untrusted TPP AS", number: "987654329", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised, untrusted: true},
+	{id: "rsa3072", name: "Test RSA3072 TPP AS", number: "987654330", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised, bits: 3072},
+	{id: "rsa4096", name: "Test RSA4096 TPP AS", number: "987654331", roles: rolesAIPI, registryRoles: rolesAIPI, status: StatusAuthorised, bits: 4096},
+}
+
+// TPP returns the TPP with the given ID ("tpp", "aisp", "regrestricted",
+// "withdrawn", "unregistered", "expired", "revoked", "nopsd2", "untrusted",
+// "rsa3072", "rsa4096"), or nil.
+func (p *PKI) TPP(id string) *TPP {
+	for _, t := range p.TPPs {
+		if t.ID == id {
+			return t
+		}
+	}
+	return nil
+}
+
+// QTSPPool returns a pool holding Root, for a Verifier's Roots.
+func (p *PKI) QTSPPool() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(p.Root.Certificate)
+	return pool
+}
+
+// IntermediatePool returns a pool holding Issuing, for a Verifier's
+// Intermediates.
+func (p *PKI) IntermediatePool() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(p.Issuing.Certificate)
+	return pool
+}
+
+// Generate creates a fresh test PKI valid around now: CAs from two years
+// before now for 30 years, certificates from an hour before now for 25
+// years, except the "expired" TPP's, which ended a day before now. Keys are
+// RSA-2048 except the "rsa3072" and "rsa4096" TPPs'.
+func Generate(now time.Time) (*PKI, error) {
+	now = now.UTC().Truncate(time.Second)
+	caFrom, caUntil := now.AddDate(-2, 0, 0), now.AddDate(caYears, 0, 0)
+	from, until := now.Add(-time.Hour), now.AddDate(certYears, 0, 0)
+
+	qtsp := func(cn string) pkix.Name {
+		return pkix.Name{CommonName: cn, Organization: []string{"Test QTSP AS"}, Country: []string{"NO"}}
+	}
+	p := &PKI{}
+	var err error
+	if p.Root, err = NewRootAuthority(qtsp("Test QTSP Root CA"), caFrom, caUntil, 2048); err != nil {
+		return nil, err
+	}
+	if p.Issuing, err = p.Root.NewSubordinate(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048); err != nil {
+		return nil, err
+	}
+	if p.Impostor, err = NewRootAuthority(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048); err != nil {
+		return nil, err
+	}
+	bank := pkix.Name{CommonName: "Test Bank TLS CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
+	if p.TLSCA, err = NewRootAuthority(bank, caFrom, caUntil, 2048); err != nil {
+		return nil, err
+	}
+	if p.Server, err = issueServer(p.TLSCA, from, until); err != nil {
+		return nil, err
+	}
+
+	var revoked []*big.Int
+	for _, s := range tppSpecs {
+		t, err := generateTPP(p, s, now, from, until)
+		if err != nil {
+			return nil, err
+		}
+		if s.revoked {
+			revoked = append(revoked, t.Seal.Certificate.SerialNumber, t.Web.Certificate.SerialNumber)
+		}
+		p.TPPs = append(p.TPPs, t)
+	}
+	if p.CRL, err = p.Issuing.RevocationList(1, revoked, from, until); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// newTPP returns the TPP of s without certificates.
+func newTPP(s tppSpec) *TPP {
+	return &TPP{
+		ID:                     s.id,
+		Name:                   s.name,
+		OrganizationIdentifier: "PSD" + NCAID + "-" + s.number,
+		Roles:                  s.roles,
+		RegistryStatus:         s.status,
+		RegistryRoles:          s.registryRoles,
+	}
+}
+
+func generateTPP(p *PKI, s tppSpec, now, from, until time.Time) (*TPP, error) {
+	t := newTPP(s)
+	if s.expired {
+		from, until = now.AddDate(-1, 0, 0), now.AddDate(0, 0, -1)
+	}
+	issuer := p.Issuing
+	if s.untrusted {
+		issuer = p.Impostor
+	}
+	bits := s.bits
+	if bits == 0 {
+		bits = 2048
+	}
+	for _, kind := range []CertificateKind{Seal, Web} {
+		tmpl, err := CertificateProfile{
+			Kind:                   kind,
+			Name:                   s.name,
+			OrganizationIdentifier: t.OrganizationIdentifier,
+			Roles:                  s.roles,
+			NoPSD2:                 s.roles == nil,
+			DNSName:                s.id + ".tpp.example",
+			NotBefore:              from,
+			NotAfter:               until,
+		}.Template()
+		if err != nil {
+			return nil, err
+		}
+		kp, err := issuer.IssueKeyPair(tmpl, bits)
+		if err != nil {
+			return nil, fmt.Errorf("testpki: TPP %s: %w", s.id, err)
+		}
+		if kind == Seal {
+			t.Seal = kp
+		} else {
+			t.Web = kp
+		}
+	}
+	return t, nil
+}
+
+func issueServer(ca *Authority, from, until time.Time) (*KeyPair, error) {
+	serial, err := NewSerial()
+	if err != nil {
+		return nil, err
+	}
+	return ca.IssueKeyPair(&x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: "localhost", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}},
+		NotBefore:    from,
+		NotAfter:     until,
+		KeyUsage:     x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		DNSNames:     []string{"localhost"},
+		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}, 2048)
+}

@@ -1,0 +1,96 @@
+package tppcontext
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+)
+
+func sample() Context {
+	return Context{TPP: "PSDNO-FSA-987654321", TPPName: "Test TPP AS", Roles: []string{"PSP_AI"},
+		CertSHA256: "ab", RequestID: "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", PSUPresent: true}
+}
+
+func TestRoundTripHS256(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	iss, err := NewIssuer(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ver, _ := NewVerifier(key)
+	now := time.Unix(1_800_000_000, 0)
+	tok, err := iss.Issue(sample(), now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := ver.Verify(tok, now.Add(30*time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.TPP != "PSDNO-FSA-987654321" || !c.HasRole("PSP_AI") || c.HasRole("PSP_PI") || !c.PSUPresent {
+		t.Fatalf("%+v", c)
+	}
+	if _, err := ver.Verify(tok, now.Add(61*time.Second)); !errors.Is(err, ErrExpired) {
+		t.Fatalf("expired token: %v", err)
+	}
+	other, _ := NewVerifier(bytes.Repeat([]byte{8}, 32))
+	if _, err := other.Verify(tok, now); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("wrong key: %v", err)
+	}
+	parts := strings.Split(tok, ".")
+	tampered := parts[0] + "." + parts[1] + "x." + parts[2]
+	if _, err := ver.Verify(tampered, now); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("tampered: %v", err)
+	}
+	if _, err := ver.Verify("", now); !errors.Is(err, ErrMissing) {
+		t.Fatalf("empty: %v", err)
+	}
+}
+
+func TestRoundTripEdDSAAndAlgorithmPinning(t *testing.T) {
+	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
+	iss, err := NewIssuer(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	tok, _ := iss.Issue(sample(), now)
+	ver, _ := NewVerifier(pub)
+	if _, err := ver.Verify(tok, now); err != nil {
+		t.Fatal(err)
+	}
+	// A verifier configured for HS256 refuses an EdDSA token outright.
+	hs, _ := NewVerifier(bytes.Repeat([]byte{1}, 32))
+	if _, err := hs.Verify(tok, now); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("alg confusion: %v", err)
+	}
+	// "none" and garbage are refused.
+	if _, err := ver.Verify("eyJhbGciOiJub25lIn0.eyJ0cHAiOiJ4In0.", now); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("none: %v", err)
+	}
+}
+
+func TestShortSecretRefused(t *testing.T) {
+	if _, err := NewIssuer([]byte("short")); err == nil {
+		t.Fatal("short secret accepted")
+	}
+	if _, err := NewVerifier([]byte("short")); err == nil {
+		t.Fatal("short secret accepted")
+	}
+}
+
+func BenchmarkIssueHS256(b *testing.B) {
+	iss, _ := NewIssuer(bytes.Repeat([]byte{7}, 32))
+	c := sample()
+	now := time.Now()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := iss.Issue(c, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
