@@ -104,9 +104,11 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	exited := make(chan struct{})
+	go func() { _ = g.cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
 		_ = g.cmd.Process.Kill()
-		_, _ = g.cmd.Process.Wait()
+		<-exited
 		if t.Failed() {
 			t.Logf("gateway output:\n%s", g.output.String())
 		}
@@ -119,10 +121,11 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 			c.Close()
 			return g
 		}
-		if g.cmd.ProcessState != nil {
-			break
+		select {
+		case <-exited:
+			t.Fatalf("gateway exited:\n%s", g.output.String())
+		case <-time.After(100 * time.Millisecond):
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	t.Fatalf("gateway did not start:\n%s", g.output.String())
 	return nil

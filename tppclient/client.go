@@ -52,11 +52,26 @@ func (c *Client) Do(method, url string, headers http.Header, body []byte) (*http
 	return c.DoContext(context.Background(), method, url, headers, body)
 }
 
-// DoContext builds a request with headers (PSU-ID, TPP-Redirect-URI and so
-// on; a preset X-Request-ID is kept), sets Content-Type and Accept to
-// application/json unless given, signs it with c.Signer and sends it. The
+// DoContext sends the request Signer.NewRequest builds and signs. The
 // caller closes the response body.
 func (c *Client) DoContext(ctx context.Context, method, url string, headers http.Header, body []byte) (*http.Response, error) {
+	req, err := c.Signer.NewRequest(ctx, method, url, headers, body)
+	if err != nil {
+		return nil, err
+	}
+	hc := c.HTTP
+	if hc == nil {
+		hc = http.DefaultClient
+	}
+	return hc.Do(req)
+}
+
+// NewRequest builds a signed client request with headers (PSU-ID,
+// TPP-Redirect-URI and so on; a preset X-Request-ID is kept), Content-Type
+// (when there is a body) and Accept set to application/json unless given.
+// Tests that drive a handler in-process can send it through any
+// RoundTripper.
+func (s *Signer) NewRequest(ctx context.Context, method, url string, headers http.Header, body []byte) (*http.Request, error) {
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		return nil, fmt.Errorf("tppclient: %w", err)
@@ -72,12 +87,8 @@ func (c *Client) DoContext(ctx context.Context, method, url string, headers http
 	if req.Header.Get("Accept") == "" {
 		req.Header.Set("Accept", "application/json")
 	}
-	if err := c.Signer.Sign(req, body); err != nil {
+	if err := s.Sign(req, body); err != nil {
 		return nil, err
 	}
-	hc := c.HTTP
-	if hc == nil {
-		hc = http.DefaultClient
-	}
-	return hc.Do(req)
+	return req, nil
 }

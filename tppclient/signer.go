@@ -134,6 +134,9 @@ func (s *Signer) Sign(req *http.Request, body []byte) error {
 	if strings.ContainsAny(keyID, "\"\r\n") {
 		return errors.New(`tppclient: keyId contains '"' or a line break, which a quoted string cannot carry`)
 	}
+	if req.URL == nil {
+		return errors.New("tppclient: request has no URL")
+	}
 	if req.Header == nil {
 		req.Header = http.Header{}
 	}

@@ -311,8 +311,10 @@ func TestSignErrors(t *testing.T) {
 		name    string
 		signer  Signer
 		headers [][2]string
+		noURL   bool
 		wantErr string
 	}{
+		{name: "no URL", signer: Signer{Key: pki.leafKey, Certificate: pki.leaf.Raw}, noURL: true, wantErr: "no URL"},
 		{name: "no key", signer: Signer{Certificate: pki.leaf.Raw}, wantErr: "no Key"},
 		{name: "no certificate", signer: Signer{Key: pki.leafKey}, wantErr: "no Certificate"},
 		{name: "certificate that does not parse", signer: Signer{Key: pki.leafKey, Certificate: []byte{0x30, 0x01}}, wantErr: "parse Certificate"},
@@ -327,6 +329,9 @@ func TestSignErrors(t *testing.T) {
 			req, _ := http.NewRequest("GET", "https://h.example/v1/accounts", nil)
 			for _, h := range tt.headers {
 				req.Header.Add(h[0], h[1])
+			}
+			if tt.noURL {
+				req.URL = nil
 			}
 			err := tt.signer.Sign(req, nil)
 			if err == nil || !strings.Contains(err.Error(), tt.wantErr) {

@@ -9,6 +9,7 @@ import (
 
 // JSONLimits bounds what CheckJSON accepts. A zero (or negative) field takes
 // its value from DefaultJSONLimits, so JSONLimits{} means the defaults.
+// MaxDepth is capped at MaxJSONDepth.
 type JSONLimits struct {
 	// MaxDepth is the deepest allowed nesting of objects and arrays; a
 	// top-level object is depth 1. The contract fixes 32.
@@ -34,10 +35,15 @@ var DefaultJSONLimits = JSONLimits{
 	MaxKeys:        1000,
 }
 
+// MaxJSONDepth caps JSONLimits.MaxDepth: the scanner recurses once per
+// level, and the stack must stay bounded whatever the configuration.
+const MaxJSONDepth = 1000
+
 func (l JSONLimits) withDefaults() JSONLimits {
 	if l.MaxDepth <= 0 {
 		l.MaxDepth = DefaultJSONLimits.MaxDepth
 	}
+	l.MaxDepth = min(l.MaxDepth, MaxJSONDepth)
 	if l.MaxStringBytes <= 0 {
 		l.MaxStringBytes = DefaultJSONLimits.MaxStringBytes
 	}

@@ -261,6 +261,10 @@ func TestCheckJSONDefaultsForZeroLimits(t *testing.T) {
 	if err := CheckJSON(body, JSONLimits{MaxDepth: 40}); err != nil {
 		t.Fatalf("MaxDepth 40 rejected depth 33: %v", err)
 	}
+	deep := []byte(nested("[", "]", MaxJSONDepth+1))
+	if CheckJSON(deep, JSONLimits{MaxDepth: 1 << 30}) == nil {
+		t.Fatalf("depth %d accepted; MaxDepth must be capped at MaxJSONDepth", MaxJSONDepth+1)
+	}
 }
 
 func TestErrorString(t *testing.T) {

@@ -53,7 +53,7 @@ type DN []AttributeTypeAndValue
 // is then verified with, so tolerance here cannot admit a forged request.
 func ParseDN(s string) (DN, error) {
 	if s == "" {
-		return nil, errors.New("issuer DN is empty; write it as CN=...,O=...,C=...")
+		return nil, errors.New("issuer DN is empty; write it as CN=<name>,O=<organisation>,C=<country>")
 	}
 	if len(s) > maxDNLen {
 		return nil, fmt.Errorf("issuer DN is %d bytes, more than the %d allowed", len(s), maxDNLen)
@@ -68,7 +68,7 @@ func ParseDN(s string) (DN, error) {
 	}
 	n := strings.Count(s, "=")
 	if n == 0 {
-		return nil, errors.New("issuer DN has no attribute; write it as CN=...,O=...,C=...")
+		return nil, errors.New("issuer DN has no attribute; write it as CN=<name>,O=<organisation>,C=<country>")
 	}
 	dn := make(DN, 0, min(n, maxDNAttributes))
 	for i := 0; ; {
