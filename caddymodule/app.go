@@ -1,8 +1,8 @@
 package caddymodule
 
 import (
-	"crypto/x509"
 	"crypto/rand"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"

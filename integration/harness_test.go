@@ -225,4 +225,6 @@ func newRequest(t testing.TB, g *gateway, method, path string, body []byte) *htt
 	return req
 }
 
-func containsFold(s, sub string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(sub)) }
+func containsFold(s, sub string) bool {
+	return strings.Contains(strings.ToLower(s), strings.ToLower(sub))
+}
