@@ -185,6 +185,42 @@ func TestGatewayErrorTable(t *testing.T) {
 	}
 }
 
+// TestAccessLogHoldsNoSecrets sends signed requests and then reads the
+// gateway's access log: requests are logged, but no signature, certificate,
+// context token or raw PSU-ID.
+func TestAccessLogHoldsNoSecrets(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	c := client(nil)
+	psuID := uuid.NewString()
+	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	req.Header.Set("PSU-ID", psuID)
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	sig := req.Header.Get("Signature")
+	if got := send(t, c, req); got.err.code() != "CONSENT_INVALID" {
+		t.Fatalf("%d %s", got.status, got.body)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(g.logs(), req.Header.Get("X-Request-ID")) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	logs := g.logs()
+	if !strings.Contains(logs, req.Header.Get("X-Request-ID")) {
+		t.Fatal("the request was not access-logged")
+	}
+	cert := pki.TPP("tpp").Seal.HeaderValue()
+	sigValue := sig[strings.Index(sig, `signature="`)+11:]
+	for what, secret := range map[string]string{"certificate": cert[:60], "signature": sigValue[:40], "PSU-ID": psuID} {
+		if strings.Contains(logs, secret) {
+			t.Errorf("the log holds the %s", what)
+		}
+	}
+	if !strings.Contains(logs, `"obgw.signature":"pass"`) {
+		t.Error("the log lacks the obgw.signature decision")
+	}
+}
+
 func TestReplayRefused(t *testing.T) {
 	g := startGateway(t, "Caddyfile")
 	c := client(nil)

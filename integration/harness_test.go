@@ -100,7 +100,8 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 		"XDG_CONFIG_HOME="+t.TempDir(),
 	)
 	g.cmd.Env = append(g.cmd.Env, env...)
-	g.cmd.Stdout, g.cmd.Stderr = &lockedWriter{w: g.output}, &lockedWriter{w: g.output}
+	lw := &lockedWriter{w: g.output}
+	g.cmd.Stdout, g.cmd.Stderr = lw, lw
 	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -129,6 +130,14 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 	}
 	t.Fatalf("gateway did not start:\n%s", g.output.String())
 	return nil
+}
+
+// logs returns what the gateway wrote so far.
+func (g *gateway) logs() string {
+	w := g.cmd.Stderr.(*lockedWriter)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return g.output.String()
 }
 
 type lockedWriter struct {
