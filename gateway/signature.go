@@ -42,7 +42,7 @@ func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
 	}
 	bp := signingStringPool.Get().(*[]byte)
 	defer signingStringPool.Put(bp)
-	ss, err := signature.AppendSigningString((*bp)[:0], params.Headers, r.Method, r.RequestURI, r.Header)
+	ss, err := signature.AppendSigningString((*bp)[:0], params.Headers, r.Method, r.RequestURI, signedHeaders(r, params.Headers))
 	*bp = ss[:0]
 	if err != nil {
 		return sigInvalid(err.Error())
@@ -51,6 +51,23 @@ func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
 		return sigInvalid("the signature does not verify with the key of TPP-Signature-Certificate over the headers listed")
 	}
 	return nil
+}
+
+// signedHeaders returns the header map to build the signing string from.
+// Go's server moves Host out of the map into r.Host; a client that signs
+// host (as draft-cavage's examples do) gets it back, as received.
+func signedHeaders(r *http.Request, names []string) http.Header {
+	if _, ok := r.Header["Host"]; ok {
+		return r.Header
+	}
+	for _, n := range names {
+		if n == "host" {
+			h := r.Header.Clone()
+			h["Host"] = []string{r.Host}
+			return h
+		}
+	}
+	return r.Header
 }
 
 func sigInvalid(text string) *bgerror.Error {

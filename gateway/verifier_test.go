@@ -279,3 +279,29 @@ func BenchmarkRSAVerify2048(b *testing.B) {
 		}
 	}
 }
+
+func TestVerifySignedHostHeader(t *testing.T) {
+	f := newFixture(t)
+	r := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	r.HTTP.Host = "bank.example"
+	kp := f.pki.TPP("tpp").Seal
+	lines := "host: bank.example\ndate: " + r.HTTP.Header.Get("Date") + "\nx-request-id: " + r.HTTP.Header.Get("X-Request-ID") + "\ntpp-redirect-uri: " + r.HTTP.Header.Get("TPP-Redirect-URI")
+	sum := sha256.Sum256([]byte(lines))
+	sig, _ := rsa.SignPKCS1v15(rand.Reader, kp.Key, crypto.SHA256, sum[:])
+	r.HTTP.Header.Set("Signature", `keyId="`+kp.KeyID()+`",algorithm="rsa-sha256",headers="host date x-request-id tpp-redirect-uri",signature="`+base64.StdEncoding.EncodeToString(sig)+`"`)
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	if _, ok := r.HTTP.Header["Host"]; ok {
+		t.Fatal("the request's own header map was changed")
+	}
+	// Another Host than the one signed fails.
+	r2 := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	r2.HTTP.Host = "evil.example"
+	r2.HTTP.Header.Set("Signature", r.HTTP.Header.Get("Signature"))
+	r2.HTTP.Header.Set("Date", r.HTTP.Header.Get("Date"))
+	r2.HTTP.Header.Set("X-Request-ID", r.HTTP.Header.Get("X-Request-ID"))
+	if o := f.v.Verify(context.Background(), r2, &Policy{}); o.Err == nil || o.Err.Code != "SIGNATURE_INVALID" {
+		t.Fatalf("%v", o.Err)
+	}
+}

@@ -1,0 +1,176 @@
+package caddymodule
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
+	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+
+	"github.com/obgw/obgw/gateway"
+
+	_ "github.com/caddyserver/caddy/v2/modules/standard"
+)
+
+var update = flag.Bool("update", false, "rewrite golden files")
+
+func TestUnmarshalVerify(t *testing.T) {
+	d := caddyfile.NewTestDispenser(`obgw_verify {
+		role PSP_PI
+		require_headers TPP-Redirect-URI PSU-ID
+		digest optional
+		request_target required
+		qwac required
+		max_body 64KiB
+		mode signature report_only
+		on_error registry allow
+		redirect_http_localhost
+	}`)
+	v := new(Verify)
+	if err := v.UnmarshalCaddyfile(d); err != nil {
+		t.Fatal(err)
+	}
+	p, err := v.buildPolicy()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.RequiredRole != "PSP_PI" || !p.DigestOptional || !p.RequireRequestTarget || !p.RequireQWAC || !p.AllowHTTPLocalhostRedirect {
+		t.Fatalf("%+v", p)
+	}
+	if strings.Join(p.RequiredHeaders, ",") != "Tpp-Redirect-Uri,Psu-Id" {
+		t.Fatalf("headers %v", p.RequiredHeaders)
+	}
+	if p.Modes[gateway.CheckSignature] != gateway.ModeReportOnly || p.Modes[gateway.CheckDigest] != gateway.ModeEnforce {
+		t.Fatalf("modes %v", p.Modes)
+	}
+	if p.RegistryOnError != gateway.OnErrorAllow || p.ReplayOnError != gateway.OnErrorDeny {
+		t.Fatal("on_error")
+	}
+	if v.MaxBody != 64<<10 {
+		t.Fatalf("max_body %d", v.MaxBody)
+	}
+}
+
+func TestVerifyConfigErrors(t *testing.T) {
+	for _, src := range []string{
+		`obgw_verify { role PSP_XX }`,
+		`obgw_verify { digest maybe }`,
+		`obgw_verify { request_target sometimes }`,
+		`obgw_verify { qwac perhaps }`,
+		`obgw_verify { mode nosuchcheck enforce }`,
+		`obgw_verify { mode signature loud }`,
+		`obgw_verify { on_error registry ignore }`,
+		`obgw_verify { on_error database allow }`,
+	} {
+		v := new(Verify)
+		err := v.UnmarshalCaddyfile(caddyfile.NewTestDispenser(src))
+		if err == nil {
+			_, err = v.buildPolicy()
+		}
+		if err == nil {
+			t.Errorf("accepted %s", src)
+		}
+	}
+	for _, src := range []string{`obgw_verify arg`, `obgw_verify { bogus }`, `obgw_verify { max_body lots }`, "obgw_verify {\n mode signature\n}"} {
+		if err := new(Verify).UnmarshalCaddyfile(caddyfile.NewTestDispenser(src)); err == nil {
+			t.Errorf("parsed %s", src)
+		}
+	}
+}
+
+func TestUnmarshalError(t *testing.T) {
+	e := new(Error)
+	if err := e.UnmarshalCaddyfile(caddyfile.NewTestDispenser(`obgw_error CONSENT_INVALID 401 {
+		text "no consent"
+		sca_redirect /v1/sca
+	}`)); err != nil {
+		t.Fatal(err)
+	}
+	if e.Code != "CONSENT_INVALID" || e.Status != 401 || e.Text != "no consent" || e.SCARedirect != "/v1/sca" {
+		t.Fatalf("%+v", e)
+	}
+	if err := new(Error).UnmarshalCaddyfile(caddyfile.NewTestDispenser(`obgw_error X 200`)); err == nil {
+		t.Fatal("status 200 accepted")
+	}
+}
+
+func TestFromStatusNeverAnswers500(t *testing.T) {
+	for status, want := range map[int]string{404: "RESOURCE_UNKNOWN", 405: "SERVICE_INVALID", 413: "FORMAT_ERROR", 400: "FORMAT_ERROR", 500: "SERVICE_UNAVAILABLE", 502: "SERVICE_UNAVAILABLE", 504: "SERVICE_UNAVAILABLE", 0: "SERVICE_UNAVAILABLE"} {
+		e := fromStatus(status, "")
+		if e.Code != want {
+			t.Errorf("%d: %s, want %s", status, e.Code, want)
+		}
+		if e.Status == 500 {
+			t.Errorf("%d answered 500", status)
+		}
+	}
+}
+
+func TestUnmarshalApp(t *testing.T) {
+	a := new(App)
+	if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser(`obgw {
+		qtsp_cas cas.pem
+		registry https://register.example/tpps
+		registry_ttl 2m
+		cert_cache_size 50
+		clock_skew 30s
+		context_key
+		environment production
+	}`)); err != nil {
+		t.Fatal(err)
+	}
+	if a.QTSPCAs != "cas.pem" || a.CertCacheSize != 50 || a.Environment != "production" || a.ContextKey != "" {
+		t.Fatalf("%+v", a)
+	}
+	if err := new(App).UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n registry\n}")); err == nil {
+		t.Fatal("empty registry accepted")
+	}
+	if err := (&App{Environment: "staging"}).Validate(); err == nil {
+		t.Fatal("unknown environment accepted")
+	}
+}
+
+// TestShippedCaddyfileAdapts pins the JSON the shipped Caddyfile and its
+// policies adapt to (with no OBGW_* variables set). Run with -update after an
+// intended change and review the diff.
+func TestShippedCaddyfileAdapts(t *testing.T) {
+	for _, k := range []string{"OBGW_LISTEN", "OBGW_ADMIN", "OBGW_QTSP_CAS", "OBGW_CRL", "OBGW_REGISTRY", "OBGW_CONTEXT_KEY", "OBGW_ENV", "OBGW_TLS_CERT", "OBGW_TLS_KEY"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	wd, _ := os.Getwd()
+	t.Chdir("..") // the shipped paths are relative to the repository root
+	file, _ := filepath.Abs("Caddyfile")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, warnings, err := caddyfile.Adapter{ServerType: httpcaddyfile.ServerType{}}.Adapt(src, map[string]any{"filename": file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, w := range warnings {
+		t.Errorf("warning: %s:%d: %s", w.File, w.Line, w.Message)
+	}
+	var pretty bytes.Buffer
+	json.Indent(&pretty, out, "", "\t")
+	pretty.WriteByte('\n')
+	golden := filepath.Join(wd, "testdata", "Caddyfile.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, pretty.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(want, pretty.Bytes()) {
+		t.Fatalf("adapted Caddyfile differs from %s; run go test ./caddymodule -run ShippedCaddyfile -update and review:\n%s", golden, pretty.String())
+	}
+}
