@@ -42,7 +42,7 @@ func TestUnmarshalVerify(t *testing.T) {
 	if p.RequiredRole != "PSP_PI" || !p.DigestOptional || !p.RequireRequestTarget || !p.RequireQWAC || !p.AllowHTTPLocalhostRedirect {
 		t.Fatalf("%+v", p)
 	}
-	if strings.Join(p.RequiredHeaders, ",") != "Tpp-Redirect-Uri,Psu-Id" {
+	if strings.Join(p.RequiredHeaders, ",") != "TPP-Redirect-URI,PSU-ID" {
 		t.Fatalf("headers %v", p.RequiredHeaders)
 	}
 	if p.Modes[gateway.CheckSignature] != gateway.ModeReportOnly || p.Modes[gateway.CheckDigest] != gateway.ModeEnforce {

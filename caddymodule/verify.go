@@ -101,9 +101,9 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 		RequiredRole:               v.Role,
 		AllowHTTPLocalhostRedirect: v.RedirectHTTPLocalhost,
 	}
-	for _, h := range v.RequireHeaders {
-		p.RequiredHeaders = append(p.RequiredHeaders, http.CanonicalHeaderKey(h))
-	}
+	// Names keep the configured spelling, so errors name headers as the
+	// interface description writes them.
+	p.RequiredHeaders = append(p.RequiredHeaders, v.RequireHeaders...)
 	switch v.Role {
 	case "", "PSP_AI", "PSP_PI", "PSP_IC", "PSP_AS":
 	default:

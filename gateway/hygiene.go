@@ -17,7 +17,7 @@ func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	if err := hygiene.CheckHeaders(h, hygiene.HeaderRules{AllowHTTPLocalhostRedirect: p.AllowHTTPLocalhostRedirect}); err != nil {
 		return hygieneError(err)
 	}
-	if err := hygiene.Require(h, "X-Request-Id"); err != nil {
+	if err := hygiene.Require(h, "X-Request-ID"); err != nil {
 		return hygieneError(err)
 	}
 	if err := hygiene.Require(h, p.RequiredHeaders...); err != nil {
