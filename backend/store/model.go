@@ -1,0 +1,212 @@
+package store
+
+import (
+	"encoding/json"
+	"time"
+)
+
+// CustomerType is PRIVATE or CORPORATE.
+type CustomerType string
+
+// Customer types.
+const (
+	CustomerPrivate   CustomerType = "PRIVATE"
+	CustomerCorporate CustomerType = "CORPORATE"
+)
+
+// Customer is a bank customer (a PSU, or a corporate that owns agreements).
+type Customer struct {
+	// ID is the opaque resource id.
+	ID string
+	// Number is the national identification number (sandbox: the customer
+	// number the PSU types at the SCA page). Unique.
+	Number string
+	// Name is the customer's name.
+	Name string
+	// Type is PRIVATE or CORPORATE.
+	Type CustomerType
+	// CreatedAt is when the customer was created.
+	CreatedAt time.Time
+}
+
+// AccountKind tells an account from a card account.
+type AccountKind string
+
+// Account kinds.
+const (
+	KindAccount     AccountKind = "account"
+	KindCardAccount AccountKind = "card"
+)
+
+// Account is an account or a card account.
+type Account struct {
+	// ID is the opaque resource id.
+	ID string
+	// CustomerID owns the account.
+	CustomerID string
+	// Kind is account or card.
+	Kind AccountKind
+	// Name is the account's name (up to 70 characters).
+	Name string
+	// Product is the product name.
+	Product string
+	// CashAccountType is the ISO 20022 code (CACC, SVGS, LOAN, CARD...).
+	CashAccountType string
+	// Currency is the ISO 4217 code.
+	Currency string
+	// BBAN and IBAN identify an account (empty for card accounts).
+	BBAN, IBAN string
+	// MaskedPAN identifies a card account.
+	MaskedPAN string
+	// CreditLimit is the credit line or card credit limit in minor units.
+	CreditLimit int64
+	// Status is enabled, deleted or blocked.
+	Status string
+	// Extra holds kind-specific fields as JSON (card id, expiry, ...).
+	Extra json.RawMessage
+	// CreatedAt is when the account was created.
+	CreatedAt time.Time
+}
+
+// Balance is one balance of an account.
+type Balance struct {
+	// Type is the Berlin Group balance type (closingBooked, expected,
+	// interimAvailable, authorised...).
+	Type string
+	// Amount is in minor units of Currency.
+	Amount int64
+	// Currency is the ISO 4217 code.
+	Currency string
+	// ReferenceDate is a civil date (YYYY-MM-DD), may be empty.
+	ReferenceDate string
+	// LastChange is when the balance last changed.
+	LastChange time.Time
+}
+
+// Transaction is a booked or pending account or card transaction.
+type Transaction struct {
+	// ID is stable for booked transactions.
+	ID string
+	// AccountID is the account the transaction belongs to.
+	AccountID string
+	// Booked is true for booked, false for pending.
+	Booked bool
+	// Amount is signed minor units (negative: debit).
+	Amount int64
+	// Currency is the ISO 4217 code.
+	Currency string
+	// BookingDate and ValueDate are civil dates (YYYY-MM-DD).
+	BookingDate, ValueDate string
+	// Details holds the rest of the transaction (remittance information,
+	// counterparties, card fields) as the JSON object to serve.
+	Details json.RawMessage
+	// CreatedAt orders transactions of the same booking date.
+	CreatedAt time.Time
+}
+
+// TransactionFilter selects transactions.
+type TransactionFilter struct {
+	// Booked and Pending select the statuses returned.
+	Booked, Pending bool
+	// DateFrom and DateTo bound the booking date (inclusive); empty: open.
+	DateFrom, DateTo string
+	// Limit and Offset page the booked list (0 Limit: no limit).
+	Limit, Offset int
+}
+
+// Engagement gives a PSU rights on an account under an agreement.
+type Engagement struct {
+	// CustomerID is the PSU.
+	CustomerID string
+	// AccountID is the account.
+	AccountID string
+	// Roles are VIEW and/or REGISTER.
+	Roles []string
+}
+
+// Agreement is a corporate agreement: the corporate owner lets PSUs act on
+// its accounts.
+type Agreement struct {
+	// ID is the opaque resource id.
+	ID string
+	// OwnerID is the corporate customer.
+	OwnerID string
+	// Name is the agreement's name.
+	Name string
+	// Engagements are the PSUs' rights.
+	Engagements []Engagement
+	// CreatedAt is when the agreement was created.
+	CreatedAt time.Time
+}
+
+// SCA flow states.
+const (
+	FlowPending   = "pending"
+	FlowCompleted = "completed"
+	FlowFailed    = "failed"
+)
+
+// SCAFlow is one run of the SCA redirect page.
+type SCAFlow struct {
+	// ID is the opaque id in the scaRedirect link.
+	ID string
+	// TPP is the organizationIdentifier of the TPP that started it.
+	TPP string
+	// TPPSessionID is the TPP-Session-ID of the triggering request.
+	TPPSessionID string
+	// RedirectURI is the TPP-Redirect-URI of the triggering request.
+	RedirectURI string
+	// Purpose is what is authorised (consent, payment, basket, user).
+	Purpose string
+	// ResourceID is the payment or basket authorised, if any.
+	ResourceID string
+	// State is pending, completed or failed.
+	State string
+	// CSRF is the anti-forgery token of the page's forms.
+	CSRF string
+	// CustomerID, Context (PRIVATE/CORPORATE) and AgreementID are filled
+	// in as the PSU goes through the page.
+	CustomerID, Context, AgreementID string
+	// CreatedAt and ExpiresAt bound the flow.
+	CreatedAt, ExpiresAt time.Time
+}
+
+// Session is a TPP session after SCA (TPP-Session-ID), valid up to 1 hour.
+type Session struct {
+	// TPP and TPPSessionID identify the session.
+	TPP, TPPSessionID string
+	// CustomerID, Context and AgreementID are who authenticated, and how.
+	CustomerID, Context, AgreementID string
+	// ValidUntil is the end of the session.
+	ValidUntil time.Time
+	// Invalidated is set when a newer session of the same PSU completed SCA.
+	Invalidated bool
+	// CreatedAt is when SCA completed.
+	CreatedAt time.Time
+}
+
+// Consent statuses (Berlin Group consentStatus).
+const (
+	ConsentValid           = "valid"
+	ConsentRevokedByPSU    = "revokedByPsu"
+	ConsentExpired         = "expired"
+	ConsentTerminatedByTPP = "terminatedByTpp"
+	ConsentReceived        = "received"
+	ConsentRejected        = "rejected"
+)
+
+// Consent is a bank-offered consent: the accounts the PSU chose for a TPP.
+type Consent struct {
+	// ID is the opaque resource id.
+	ID string
+	// TPP is the TPP's organizationIdentifier.
+	TPP string
+	// CustomerID, Context and AgreementID are the PSU and how it consented.
+	CustomerID, Context, AgreementID string
+	// AccountIDs are the accounts and card accounts consented to.
+	AccountIDs []string
+	// Status is the consent status.
+	Status string
+	// CreatedAt, ValidUntil (180 days after SCA) and LastSCA.
+	CreatedAt, ValidUntil, LastSCA time.Time
+}

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// Errors every implementation returns.
+var (
+	// ErrNotFound: no such resource.
+	ErrNotFound = errors.New("store: not found")
+	// ErrConflict: a unique value (customer number, account IBAN, ...) is
+	// taken, or a compare-and-set lost.
+	ErrConflict = errors.New("store: conflict")
+	// ErrUnavailable wraps failures to reach the database, so callers can
+	// answer 503 rather than 500.
+	ErrUnavailable = errors.New("store: database unavailable")
+)
+
+// Store is the backend's persistence. Implementations are safe for
+// concurrent use by many goroutines and many processes on one database.
+type Store interface {
+	// CreateCustomer stores c, assigning ID and CreatedAt.
+	CreateCustomer(ctx context.Context, c *Customer) error
+	// GetCustomer returns a customer by ID.
+	GetCustomer(ctx context.Context, id string) (*Customer, error)
+	// GetCustomerByNumber returns a customer by national identification number.
+	GetCustomerByNumber(ctx context.Context, number string) (*Customer, error)
+	// ListCustomers returns every customer, oldest first.
+	ListCustomers(ctx context.Context) ([]Customer, error)
+	// DeleteCustomer removes a customer and everything that hangs off it
+	// (accounts, balances, transactions, agreements, consents, sessions).
+	DeleteCustomer(ctx context.Context, id string) error
+
+	// CreateAccount stores a, assigning ID and CreatedAt.
+	CreateAccount(ctx context.Context, a *Account) error
+	// GetAccount returns an account or card account by ID.
+	GetAccount(ctx context.Context, id string) (*Account, error)
+	// ListAccounts returns the accounts of kind with the given IDs, in the
+	// order of ids; unknown ids are skipped.
+	ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error)
+	// ListCustomerAccounts returns a customer's accounts of every kind.
+	ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error)
+
+	// SetBalances replaces an account's balances.
+	SetBalances(ctx context.Context, accountID string, b []Balance) error
+	// ListBalances returns an account's balances.
+	ListBalances(ctx context.Context, accountID string) ([]Balance, error)
+
+	// AddTransactions stores all of txs atomically (all or none), assigning
+	// IDs and CreatedAt.
+	AddTransactions(ctx context.Context, accountID string, txs []Transaction) error
+	// ListTransactions returns an account's transactions matching f: booked
+	// newest booking date first, then pending; and the total number of
+	// booked transactions matching before paging.
+	ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error)
+	// GetTransaction returns one transaction of an account.
+	GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error)
+
+	// CreateAgreement stores a, assigning ID and CreatedAt.
+	CreateAgreement(ctx context.Context, a *Agreement) error
+	// GetAgreement returns an agreement by ID.
+	GetAgreement(ctx context.Context, id string) (*Agreement, error)
+	// ListAgreementsOf returns the agreements in which customerID has an
+	// engagement.
+	ListAgreementsOf(ctx context.Context, customerID string) ([]Agreement, error)
+
+	// PSUID returns the PSU-ID of customerID towards tpp, creating a new
+	// random UUID the first time. It is stable per (TPP, customer) and
+	// differs across TPPs.
+	PSUID(ctx context.Context, tpp, customerID string) (string, error)
+	// CustomerByPSUID resolves a PSU-ID sent by tpp.
+	CustomerByPSUID(ctx context.Context, tpp, psuID string) (*Customer, error)
+	// CorporateID returns the PSU-Corporate-ID of agreementID towards tpp,
+	// creating it the first time (stable, per TPP).
+	CorporateID(ctx context.Context, tpp, agreementID string) (string, error)
+	// AgreementByCorporateID resolves a PSU-Corporate-ID sent by tpp.
+	AgreementByCorporateID(ctx context.Context, tpp, corporateID string) (*Agreement, error)
+
+	// CreateSCAFlow stores f, assigning ID and CreatedAt.
+	CreateSCAFlow(ctx context.Context, f *SCAFlow) error
+	// GetSCAFlow returns a flow by ID.
+	GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error)
+	// UpdateSCAFlow writes f if the stored flow is still in state from;
+	// otherwise ErrConflict (a form submitted twice, or in two tabs).
+	UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) error
+
+	// CompleteSession records a successful SCA as session s. When another
+	// valid session of the same TPP and customer exists, it is invalidated
+	// (the description's table: a completed new session invalidates the old
+	// id). It stores the session and its invalidations atomically.
+	CompleteSession(ctx context.Context, s *Session) error
+	// GetSession returns a session by (TPP, TPP-Session-ID).
+	GetSession(ctx context.Context, tpp, tppSessionID string) (*Session, error)
+
+	// CreateConsent stores c, assigning ID and CreatedAt.
+	CreateConsent(ctx context.Context, c *Consent) error
+	// GetConsent returns a consent by ID.
+	GetConsent(ctx context.Context, id string) (*Consent, error)
+	// ListConsents returns the consents of tpp for customerID, newest first.
+	ListConsents(ctx context.Context, tpp, customerID string) ([]Consent, error)
+	// SetConsentStatus changes a consent's status.
+	SetConsentStatus(ctx context.Context, id, status string) error
+
+	// Close releases the database.
+	Close() error
+}
