@@ -88,12 +88,25 @@ type gateway struct {
 // env, and waits until it accepts TLS connections.
 func startGateway(t testing.TB, config string, env ...string) *gateway {
 	t.Helper()
-	port, admin := freePort(t), freePort(t)
+	port := freePort(t)
+	g := start(t, config, port, true, append([]string{fmt.Sprintf("OBGW_LISTEN=localhost:%d", port)}, env...)...)
+	return g
+}
+
+// startBackend runs a backend-only process on plain HTTP at port.
+func startBackend(t testing.TB, config string, port int, env ...string) *gateway {
+	t.Helper()
+	return start(t, config, port, false, append([]string{fmt.Sprintf("OBGW_BACKEND_LISTEN=127.0.0.1:%d", port)}, env...)...)
+}
+
+// start runs the binary with config and env and waits for its port.
+func start(t testing.TB, config string, port int, useTLS bool, env ...string) *gateway {
+	t.Helper()
+	admin := freePort(t)
 	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), output: new(bytes.Buffer)}
 	g.cmd = exec.Command(binary, "run", "--config", config, "--adapter", "caddyfile")
 	g.cmd.Dir = repoRoot
 	g.cmd.Env = append(os.Environ(),
-		fmt.Sprintf("OBGW_LISTEN=localhost:%d", port),
 		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", admin),
 		"HOME="+t.TempDir(), // Caddy's own storage, away from the user's
 		"XDG_DATA_HOME="+t.TempDir(),
@@ -116,8 +129,14 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 	})
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
-		c, err := tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", fmt.Sprintf("127.0.0.1:%d", port),
-			&tls.Config{ServerName: "localhost", RootCAs: tlsRoots})
+		var c net.Conn
+		var err error
+		if useTLS {
+			c, err = tls.DialWithDialer(&net.Dialer{Timeout: time.Second}, "tcp", fmt.Sprintf("127.0.0.1:%d", port),
+				&tls.Config{ServerName: "localhost", RootCAs: tlsRoots})
+		} else {
+			c, err = net.DialTimeout("tcp", fmt.Sprintf("127.0.0.1:%d", port), time.Second)
+		}
 		if err == nil {
 			c.Close()
 			return g

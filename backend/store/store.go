@@ -15,6 +15,9 @@ var (
 	// ErrUnavailable wraps failures to reach the database, so callers can
 	// answer 503 rather than 500.
 	ErrUnavailable = errors.New("store: database unavailable")
+	// ErrInvalid: a value the store refuses to keep (unknown enum value,
+	// malformed date or JSON): a bug in the caller's validation.
+	ErrInvalid = errors.New("store: invalid value")
 )
 
 // Store is the backend's persistence. Implementations are safe for
@@ -36,8 +39,9 @@ type Store interface {
 	CreateAccount(ctx context.Context, a *Account) error
 	// GetAccount returns an account or card account by ID.
 	GetAccount(ctx context.Context, id string) (*Account, error)
-	// ListAccounts returns the accounts of kind with the given IDs, in the
-	// order of ids; unknown ids are skipped.
+	// ListAccounts returns the accounts of kind (either kind when "") with
+	// the given IDs, in the order of ids; unknown and repeated ids are
+	// skipped.
 	ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error)
 	// ListCustomerAccounts returns a customer's accounts of every kind.
 	ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error)
@@ -48,11 +52,12 @@ type Store interface {
 	ListBalances(ctx context.Context, accountID string) ([]Balance, error)
 
 	// AddTransactions stores all of txs atomically (all or none), assigning
-	// IDs and CreatedAt.
+	// IDs and, where zero, CreatedAt (later elements of a batch newer).
 	AddTransactions(ctx context.Context, accountID string, txs []Transaction) error
 	// ListTransactions returns an account's transactions matching f: booked
-	// newest booking date first, then pending; and the total number of
-	// booked transactions matching before paging.
+	// newest booking date first, then pending (never filtered by dates nor
+	// paged); and the total number of booked transactions matching before
+	// paging (0 unless f.Booked).
 	ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error)
 	// GetTransaction returns one transaction of an account.
 	GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error)

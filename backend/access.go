@@ -1,0 +1,155 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// Flow purposes.
+const (
+	PurposeConsent = "consent"
+)
+
+// access is what a TPP may see for one request: the PSU, how it
+// authenticated and the consent in force.
+type access struct {
+	customer *store.Customer
+	consent  *store.Consent
+	// psuPresent: the request carries PSU-IP-Address.
+	psuPresent bool
+}
+
+// allows reports whether the consent covers accountID.
+func (a *access) allows(accountID string) bool {
+	for _, id := range a.consent.AccountIDs {
+		if id == accountID {
+			return true
+		}
+	}
+	return false
+}
+
+// scaRequired starts a new SCA flow for the request and returns the 401
+// CONSENT_INVALID (or CONSENT_EXPIRED) error carrying its scaRedirect link.
+func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
+	f, err := s.startFlow(ctx, r, c, PurposeConsent, "", true)
+	if err != nil {
+		return err
+	}
+	return bgerror.New(code, text).WithSCARedirect(scaHref(f.ID))
+}
+
+// startFlow creates a pending SCA flow bound to the TPP, its session id and
+// redirect URI. anySession lets a request without TPP-Session-ID (a PSU-not-
+// present call that finds the consent expired) get a flow with a session id
+// made by the bank; the success redirect hands it to the TPP.
+func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
+	redirect := r.Header.Get("Tpp-Redirect-Uri")
+	if redirect == "" {
+		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is required: SCA may be demanded at any time")
+	}
+	now := s.cfg.Now()
+	token, err := randomToken()
+	if err != nil {
+		return nil, bgerror.New(bgerror.CodeServiceUnavailable, "the SCA flow could not be started; retry")
+	}
+	sessionID := r.Header.Get("Tpp-Session-Id")
+	if sessionID == "" {
+		if !anySession {
+			return nil, bgerror.Format("TPP-Session-ID", "TPP-Session-ID is required to start SCA; send the TPP's session identifier")
+		}
+		sessionID = "bank-" + token[:22]
+	}
+	f := &store.SCAFlow{
+		TPP: c.TPP, TPPSessionID: sessionID, RedirectURI: redirect,
+		Purpose: purpose, ResourceID: resourceID, State: store.FlowPending,
+		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
+	}
+	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
+		return nil, storeError(err, "the SCA flow")
+	}
+	return f, nil
+}
+
+func scaHref(flowID string) string { return "/v1/sca/" + flowID }
+
+// resolve finds the PSU and the consent in force for an AIS request, or the
+// error the TPP gets: 401 CONSENT_INVALID with a new SCA flow when the PSU
+// is unknown, has no valid session (PSU present) or no consent; 401
+// CONSENT_EXPIRED when the consent was revoked or ran out; 400
+// CORPORATE_ID_INVALID when a corporate context lacks PSU-Corporate-ID.
+func (s *Server) resolve(r *http.Request, c *tppcontext.Context) (*access, *bgerror.Error) {
+	return s.resolveFor(r, c, true)
+}
+
+// resolveFor is resolve; corporate false skips the PSU-Corporate-ID check,
+// for GET /v1/agreements, which is how a TPP learns that id.
+func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bool) (*access, *bgerror.Error) {
+	ctx := r.Context()
+	now := s.cfg.Now()
+	if c.PSUID == "" {
+		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no PSU-ID: the PSU must authenticate; redirect the PSU to scaRedirect")
+	}
+	cust, err := s.cfg.Store.CustomerByPSUID(ctx, c.TPP, c.PSUID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
+	} else if err != nil {
+		return nil, storeError(err, "the PSU")
+	}
+	a := &access{customer: cust, psuPresent: c.PSUPresent}
+	if c.PSUPresent {
+		sid := r.Header.Get("Tpp-Session-Id")
+		sess, err := s.cfg.Store.GetSession(ctx, c.TPP, sid)
+		switch {
+		case sid == "" || errors.Is(err, store.ErrNotFound):
+			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no SCA session for this TPP-Session-ID; redirect the PSU to scaRedirect")
+		case err != nil:
+			return nil, storeError(err, "the session")
+		case sess.CustomerID != cust.ID || sess.Invalidated || !now.Before(sess.ValidUntil):
+			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
+		}
+	}
+	consents, err := s.cfg.Store.ListConsents(ctx, c.TPP, cust.ID)
+	if err != nil {
+		return nil, storeError(err, "the consent")
+	}
+	var revoked bool
+	for i := range consents {
+		k := &consents[i]
+		switch {
+		case k.Status == store.ConsentValid && now.Before(k.ValidUntil):
+			a.consent = k
+		case k.Status == store.ConsentValid:
+			_ = s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentExpired)
+			revoked = true
+		case k.Status == store.ConsentRevokedByPSU || k.Status == store.ConsentExpired:
+			revoked = true
+		}
+		if a.consent != nil {
+			break
+		}
+	}
+	if a.consent == nil {
+		if revoked {
+			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentExpired, "the consent was revoked or has expired; redirect the PSU to scaRedirect for a new one")
+		}
+		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU; redirect the PSU to scaRedirect")
+	}
+	if corporate && a.consent.Context == "CORPORATE" {
+		if c.PSUCorporateID == "" {
+			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU acts in a corporate context: send PSU-Corporate-ID")
+		}
+		ag, err := s.cfg.Store.AgreementByCorporateID(ctx, c.TPP, c.PSUCorporateID)
+		if err != nil || ag.ID != a.consent.AgreementID {
+			e := bgerror.New(bgerror.CodeCorporateIDInvalid, "PSU-Corporate-ID does not name the agreement the PSU consented under")
+			e.Path = "PSU-Corporate-ID"
+			return nil, e
+		}
+	}
+	return a, nil
+}

@@ -1,0 +1,128 @@
+package backend
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// consentResponse is the answer to a consent creation.
+type consentResponse struct {
+	ConsentID     string          `json:"consentId"`
+	ConsentStatus string          `json:"consentStatus"`
+	Links         map[string]link `json:"_links"`
+}
+
+// createConsent starts a bank-offered consent: the PSU chooses the accounts
+// during SCA. The body is ignored (POST /v1/consents is the deprecated
+// spelling of the same). The consent id is the SCA flow's id.
+func (s *Server) createConsent(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	f, e := s.startFlow(r.Context(), r, c, PurposeConsent, "", false)
+	if e != nil {
+		return e
+	}
+	self := "/v1/bank-offered-consents/" + f.ID
+	w.Header().Set("Location", self)
+	writeJSON(w, http.StatusCreated, consentResponse{
+		ConsentID:     f.ID,
+		ConsentStatus: store.ConsentReceived,
+		Links: map[string]link{
+			"scaRedirect": get(scaHref(f.ID)),
+			"self":        {Href: self, Verbs: []string{"GET", "DELETE"}},
+			"status":      get(self + "/status"),
+		},
+	})
+	return nil
+}
+
+// consentOf returns the consent with id, or a stand-in built from its
+// still-pending (or failed) SCA flow. Consents of other TPPs are unknown.
+func (s *Server) consentOf(r *http.Request, c *tppcontext.Context) (*store.Consent, *bgerror.Error) {
+	id := r.PathValue("consentId")
+	k, err := s.cfg.Store.GetConsent(r.Context(), id)
+	if err == nil {
+		if k.TPP != c.TPP {
+			return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the consent belongs to another TPP")
+		}
+		if k.Status == store.ConsentValid && !s.cfg.Now().Before(k.ValidUntil) {
+			k.Status = store.ConsentExpired
+			_ = s.cfg.Store.SetConsentStatus(r.Context(), k.ID, k.Status)
+		}
+		return k, nil
+	}
+	if !errors.Is(err, store.ErrNotFound) {
+		return nil, storeError(err, "the consent")
+	}
+	f, err := s.cfg.Store.GetSCAFlow(r.Context(), id)
+	if err != nil {
+		return nil, storeError(err, "the consent")
+	}
+	if f.TPP != c.TPP || f.Purpose != PurposeConsent {
+		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the consent belongs to another TPP")
+	}
+	status := store.ConsentReceived
+	if f.State == store.FlowFailed || (f.State == store.FlowPending && !s.cfg.Now().Before(f.ExpiresAt)) {
+		status = store.ConsentRejected
+	}
+	return &store.Consent{ID: f.ID, TPP: f.TPP, Status: status, CreatedAt: f.CreatedAt}, nil
+}
+
+type accountReference struct {
+	IBAN      string `json:"iban,omitempty"`
+	BBAN      string `json:"bban,omitempty"`
+	MaskedPAN string `json:"maskedPan,omitempty"`
+	Currency  string `json:"currency,omitempty"`
+}
+
+func (s *Server) getConsent(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	k, e := s.consentOf(r, c)
+	if e != nil {
+		return e
+	}
+	body := map[string]any{"consentStatus": k.Status, "recurringIndicator": true, "frequencyPerDay": 4}
+	if !k.ValidUntil.IsZero() {
+		body["validUntil"] = k.ValidUntil.UTC().Format(time.DateOnly)
+		body["lastActionDate"] = k.LastSCA.UTC().Format(time.DateOnly)
+	}
+	if len(k.AccountIDs) > 0 {
+		accounts, _ := s.cfg.Store.ListAccounts(r.Context(), store.KindAccount, k.AccountIDs)
+		cards, _ := s.cfg.Store.ListAccounts(r.Context(), store.KindCardAccount, k.AccountIDs)
+		refs := []accountReference{}
+		for _, a := range append(accounts, cards...) {
+			refs = append(refs, accountReference{IBAN: a.IBAN, BBAN: a.BBAN, MaskedPAN: a.MaskedPAN, Currency: a.Currency})
+		}
+		body["access"] = map[string]any{"accounts": refs, "balances": refs, "transactions": refs}
+	}
+	body["_links"] = map[string]link{"status": get("/v1/bank-offered-consents/" + k.ID + "/status")}
+	writeJSON(w, http.StatusOK, body)
+	return nil
+}
+
+func (s *Server) getConsentStatus(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	k, e := s.consentOf(r, c)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, http.StatusOK, map[string]string{"consentStatus": k.Status})
+	return nil
+}
+
+// deleteConsent terminates a consent on the TPP's behalf.
+func (s *Server) deleteConsent(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	k, e := s.consentOf(r, c)
+	if e != nil {
+		return e
+	}
+	if k.Status != store.ConsentValid {
+		return bgerror.New(bgerror.CodeStatusInvalid, "the consent is "+k.Status+" and cannot be terminated")
+	}
+	if err := s.cfg.Store.SetConsentStatus(r.Context(), k.ID, store.ConsentTerminatedByTPP); err != nil {
+		return storeError(err, "the consent")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}

@@ -1,0 +1,97 @@
+package money
+
+import (
+	"errors"
+	"strconv"
+	"strings"
+)
+
+// exponents lists ISO 4217 currencies whose minor unit is not 2 digits.
+var exponents = map[string]int{
+	"BIF": 0, "CLP": 0, "DJF": 0, "GNF": 0, "ISK": 0, "JPY": 0, "KMF": 0, "KRW": 0,
+	"PYG": 0, "RWF": 0, "UGX": 0, "UYI": 0, "VND": 0, "VUV": 0, "XAF": 0, "XOF": 0, "XPF": 0,
+	"BHD": 3, "IQD": 3, "JOD": 3, "KWD": 3, "LYD": 3, "OMR": 3, "TND": 3,
+	"CLF": 4, "UYW": 4,
+}
+
+// Exponent returns the number of decimals of currency's minor unit (2 for
+// currencies not listed as different).
+func Exponent(currency string) int {
+	if e, ok := exponents[currency]; ok {
+		return e
+	}
+	return 2
+}
+
+// Format writes minor units of currency as a decimal string with exactly the
+// currency's decimals: Format(200, "NOK") == "2.00", Format(-5, "NOK") ==
+// "-0.05", Format(150, "JPY") == "150".
+func Format(minor int64, currency string) string {
+	e := Exponent(currency)
+	neg := minor < 0
+	u := uint64(minor)
+	if neg {
+		u = uint64(-minor) // two's complement also right for MinInt64
+	}
+	digits := strconv.FormatUint(u, 10)
+	if e > 0 {
+		if len(digits) <= e {
+			digits = strings.Repeat("0", e-len(digits)+1) + digits
+		}
+		digits = digits[:len(digits)-e] + "." + digits[len(digits)-e:]
+	}
+	if neg {
+		return "-" + digits
+	}
+	return digits
+}
+
+// ErrInvalid is returned by Parse for a malformed amount.
+var ErrInvalid = errors.New("money: invalid amount")
+
+// Parse reads a decimal amount of currency ("12.5", "12.50", "-3") into minor
+// units. More decimals than the currency has, exponents, spaces or a value
+// past int64 are errors.
+func Parse(s, currency string) (int64, error) {
+	e := Exponent(currency)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	whole, frac, hasDot := strings.Cut(s, ".")
+	if whole == "" || (hasDot && frac == "") || len(frac) > e || !allDigits(whole) || !allDigits(frac) {
+		return 0, ErrInvalid
+	}
+	frac += strings.Repeat("0", e-len(frac))
+	u, err := strconv.ParseUint(whole+frac, 10, 63)
+	if err != nil {
+		return 0, ErrInvalid
+	}
+	if neg {
+		return -int64(u), nil
+	}
+	return int64(u), nil
+}
+
+// FromWhole converts whole currency units to minor units (sandbox inputs are
+// whole units), failing on overflow.
+func FromWhole(units int64, currency string) (int64, error) {
+	m := int64(1)
+	for i := 0; i < Exponent(currency); i++ {
+		m *= 10
+	}
+	r := units * m
+	if units != 0 && r/m != units {
+		return 0, ErrInvalid
+	}
+	return r, nil
+}
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}

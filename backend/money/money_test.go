@@ -1,0 +1,70 @@
+package money
+
+import (
+	"math"
+	"testing"
+)
+
+func TestFormat(t *testing.T) {
+	for _, tc := range []struct {
+		minor int64
+		cur   string
+		want  string
+	}{
+		{200, "NOK", "2.00"}, {5, "NOK", "0.05"}, {-5, "NOK", "-0.05"}, {0, "NOK", "0.00"},
+		{150, "JPY", "150"}, {1500, "BHD", "1.500"}, {123456789, "EUR", "1234567.89"},
+		{9007199254740993, "NOK", "90071992547409.93"},
+		{math.MinInt64, "NOK", "-92233720368547758.08"},
+	} {
+		if got := Format(tc.minor, tc.cur); got != tc.want {
+			t.Errorf("Format(%d, %s) = %s, want %s", tc.minor, tc.cur, got, tc.want)
+		}
+	}
+}
+
+func TestParse(t *testing.T) {
+	for _, tc := range []struct {
+		in, cur string
+		want    int64
+		ok      bool
+	}{
+		{"2.00", "NOK", 200, true}, {"2", "NOK", 200, true}, {"2.5", "NOK", 250, true}, {"-3.01", "NOK", -301, true},
+		{"150", "JPY", 150, true}, {"1.5", "JPY", 0, false}, {"1.500", "BHD", 1500, true},
+		{"2.001", "NOK", 0, false}, {"", "NOK", 0, false}, {".5", "NOK", 0, false}, {"5.", "NOK", 0, false},
+		{"1e3", "NOK", 0, false}, {" 1", "NOK", 0, false}, {"99999999999999999999", "NOK", 0, false},
+		{"90071992547409.93", "NOK", 9007199254740993, true},
+	} {
+		got, err := Parse(tc.in, tc.cur)
+		if (err == nil) != tc.ok || (tc.ok && got != tc.want) {
+			t.Errorf("Parse(%q, %s) = %d, %v", tc.in, tc.cur, got, err)
+		}
+	}
+}
+
+func TestFromWhole(t *testing.T) {
+	if v, err := FromWhole(18000, "NOK"); err != nil || v != 1800000 {
+		t.Fatal(v, err)
+	}
+	if v, _ := FromWhole(18000, "JPY"); v != 18000 {
+		t.Fatal(v)
+	}
+	if _, err := FromWhole(math.MaxInt64/10, "NOK"); err == nil {
+		t.Fatal("overflow accepted")
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"2.00", "-1", "1.500", "abc", "9999999999999999999"} {
+		f.Add(s, "NOK")
+	}
+	f.Fuzz(func(t *testing.T, s, cur string) {
+		v, err := Parse(s, cur)
+		if err != nil {
+			return
+		}
+		back, err := Parse(Format(v, cur), cur)
+		if err != nil || back != v {
+			t.Fatalf("%q -> %d -> %q -> %d %v", s, v, Format(v, cur), back, err)
+		}
+	})
+}

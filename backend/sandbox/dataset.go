@@ -1,0 +1,225 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/store"
+)
+
+// Fixed customer numbers (what the PSU types at the sandbox SCA page).
+const (
+	KariNumber      = "13039319955" // private, with two accounts and a card account
+	OlaNumber       = "24067834532" // private, with two accounts and a card account
+	TomNumber       = "31128012345" // private scenario: an account without funds
+	FjordfiskNumber = "910000001"   // corporate, Kari has VIEW+REGISTER on both accounts
+	BakeriNumber    = "910000002"   // corporate, Ola has VIEW+REGISTER on one account
+)
+
+type txSpec struct {
+	daysAgo int
+	amount  int64 // minor units, signed
+	booked  bool
+	text    string
+	other   string // counterparty name
+}
+
+type accountSpec struct {
+	prefix   string // ten digits of the BBAN
+	name     string
+	product  string
+	cashType string
+	currency string
+	txs      []txSpec
+}
+
+type cardSpec struct {
+	maskedPAN string
+	name      string
+	product   string
+	limit     int64
+	txs       []txSpec
+}
+
+type customerSpec struct {
+	number, name string
+	typ          store.CustomerType
+	accounts     []accountSpec
+	cards        []cardSpec
+}
+
+var salaryAndBills = []txSpec{
+	{5, 4_250_000, true, "Lønn november", "Arbeidsgiver AS"},
+	{9, -1_249_00, true, "Strøm oktober", "Fjordkraft AS"},
+	{33, 4_250_000, true, "Lønn oktober", "Arbeidsgiver AS"},
+	{40, -899_00, true, "Mobilabonnement", "Telenor Norge AS"},
+	{95, 4_250_000, true, "Lønn august", "Arbeidsgiver AS"},
+	{120, -12_500_00, true, "Husleie juli", "Utleie AS"},
+	{0, -350_00, false, "Kiwi 123 Oslo", "Kiwi Norge AS"},
+}
+
+var savings = []txSpec{
+	{20, 1_000_000, true, "Overføring sparing", ""},
+	{50, 1_000_000, true, "Overføring sparing", ""},
+	{110, 13_000_000, true, "Innskudd", ""},
+}
+
+var cardPurchases = []txSpec{
+	{3, -459_00, true, "REMA 1000 GRUNERLOKKA", "REMA 1000"},
+	{12, -1_299_00, true, "ELKJOP OSLO CITY", "Elkjop"},
+	{1, -89_00, false, "NARVESEN OSLO S", "Narvesen"},
+}
+
+var customers = []customerSpec{
+	{number: KariNumber, name: "Kari Nordmann", typ: store.CustomerPrivate,
+		accounts: []accountSpec{
+			{"1203101001", "Brukskonto", "Brukskonto", "CACC", "NOK", salaryAndBills},
+			{"1203101002", "Sparekonto", "Høyrentekonto", "SVGS", "NOK", savings},
+		},
+		cards: []cardSpec{{"5412xxxxxxxx1234", "Kari Mastercard", "Mastercard Gold", 5_000_000, cardPurchases}},
+	},
+	{number: OlaNumber, name: "Ola Nordmann", typ: store.CustomerPrivate,
+		accounts: []accountSpec{
+			{"1203102001", "Brukskonto", "Brukskonto", "CACC", "NOK", salaryAndBills[:4]},
+			{"1203102002", "BSU", "BSU", "SVGS", "NOK", savings[:2]},
+		},
+		cards: []cardSpec{{"4925xxxxxxxx5678", "Ola Visa", "Visa Classic", 2_000_000, cardPurchases[:2]}},
+	},
+	{number: TomNumber, name: "Tom Tomlomme", typ: store.CustomerPrivate,
+		accounts: []accountSpec{
+			{"1203103001", "Brukskonto uten dekning", "Brukskonto", "CACC", "NOK", nil},
+		},
+	},
+	{number: FjordfiskNumber, name: "Fjordfisk AS", typ: store.CustomerCorporate,
+		accounts: []accountSpec{
+			{"1203201001", "Driftskonto", "Bedriftskonto", "CACC", "NOK", []txSpec{
+				{2, 185_000_00, true, "Faktura 1042", "Havmat AS"}, {15, -42_000_00, true, "Leverandør 77", "Båtservice AS"}}},
+			{"1203201002", "Skattetrekkskonto", "Skattetrekkskonto", "SVGS", "NOK", []txSpec{
+				{10, 64_000_00, true, "Skattetrekk oktober", ""}}},
+		},
+	},
+	{number: BakeriNumber, name: "Bergen Bakeri AS", typ: store.CustomerCorporate,
+		accounts: []accountSpec{
+			{"1203202003", "Driftskonto", "Bedriftskonto", "CACC", "NOK", []txSpec{
+				{4, 23_450_00, true, "Kortomsetning", "Nets"}, {8, -9_800_00, true, "Mel og gjær", "Møllerens AS"}}},
+			{"1203202002", "Valutakonto EUR", "Valutakonto", "CACC", "EUR", []txSpec{
+				{30, 5_000_00, true, "Export invoice 17", "Bäckerei GmbH"}}},
+		},
+	},
+}
+
+// Seed writes the fixed data set into an empty store. It does nothing when
+// customers already exist, so every backend instance may call it at start.
+func Seed(ctx context.Context, st store.Store, now time.Time) error {
+	existing, err := st.ListCustomers(ctx)
+	if err != nil {
+		return err
+	}
+	if len(existing) > 0 {
+		return nil
+	}
+	ids := map[string]string{}        // customer number -> id
+	accountIDs := map[string]string{} // BBAN prefix -> id
+	for _, cs := range customers {
+		c := &store.Customer{Number: cs.number, Name: cs.name, Type: cs.typ}
+		if err := st.CreateCustomer(ctx, c); err != nil {
+			return fmt.Errorf("sandbox: customer %s: %w", cs.number, err)
+		}
+		ids[cs.number] = c.ID
+		for _, as := range cs.accounts {
+			bban, err := bankaccount.CompleteBBAN(as.prefix)
+			if err != nil {
+				return fmt.Errorf("sandbox: account %s: %w", as.prefix, err)
+			}
+			a := &store.Account{CustomerID: c.ID, Kind: store.KindAccount, Name: as.name, Product: as.product,
+				CashAccountType: as.cashType, Currency: as.currency, BBAN: bban, IBAN: bankaccount.IBAN("NO", bban), Status: "enabled"}
+			if err := st.CreateAccount(ctx, a); err != nil {
+				return fmt.Errorf("sandbox: account %s: %w", bban, err)
+			}
+			accountIDs[as.prefix] = a.ID
+			if err := addHistory(ctx, st, a, as.txs, now, false); err != nil {
+				return err
+			}
+		}
+		for _, cd := range cs.cards {
+			a := &store.Account{CustomerID: c.ID, Kind: store.KindCardAccount, Name: cd.name, Product: cd.product,
+				CashAccountType: "CARD", Currency: "NOK", MaskedPAN: cd.maskedPAN, CreditLimit: cd.limit, Status: "enabled"}
+			if err := st.CreateAccount(ctx, a); err != nil {
+				return fmt.Errorf("sandbox: card account %s: %w", cd.maskedPAN, err)
+			}
+			if err := addHistory(ctx, st, a, cd.txs, now, true); err != nil {
+				return err
+			}
+		}
+	}
+	agreements := []store.Agreement{
+		{OwnerID: ids[FjordfiskNumber], Name: "Fjordfisk AS", Engagements: []store.Engagement{
+			{CustomerID: ids[KariNumber], AccountID: accountIDs["1203201001"], Roles: []string{"VIEW", "REGISTER"}},
+			{CustomerID: ids[KariNumber], AccountID: accountIDs["1203201002"], Roles: []string{"VIEW", "REGISTER"}},
+		}},
+		{OwnerID: ids[BakeriNumber], Name: "Bergen Bakeri AS", Engagements: []store.Engagement{
+			{CustomerID: ids[OlaNumber], AccountID: accountIDs["1203202003"], Roles: []string{"VIEW", "REGISTER"}},
+			{CustomerID: ids[OlaNumber], AccountID: accountIDs["1203202002"], Roles: []string{"VIEW"}},
+		}},
+	}
+	for i := range agreements {
+		if err := st.CreateAgreement(ctx, &agreements[i]); err != nil {
+			return fmt.Errorf("sandbox: agreement %s: %w", agreements[i].Name, err)
+		}
+	}
+	return nil
+}
+
+// addHistory books txs on a and sets its balances from them, so the booked
+// balance always matches the booked transaction list.
+func addHistory(ctx context.Context, st store.Store, a *store.Account, specs []txSpec, now time.Time, card bool) error {
+	var booked, pending int64
+	txs := make([]store.Transaction, 0, len(specs))
+	for _, s := range specs {
+		day := now.AddDate(0, 0, -s.daysAgo).UTC().Format(time.DateOnly)
+		details := map[string]any{"remittanceInformationUnstructured": s.text}
+		if s.other != "" {
+			if s.amount < 0 {
+				details["creditorName"] = s.other
+			} else {
+				details["debtorName"] = s.other
+			}
+		}
+		if card {
+			details = map[string]any{
+				"transactionDate":                day,
+				"originalAmount":                 map[string]string{"currency": a.Currency, "amount": money.Format(s.amount, a.Currency)},
+				"merchantCategoryCode":           "5411",
+				"cardAcceptorId":                 "ACQ-" + s.other,
+				"cardAcceptorAddress":            map[string]string{"city": "Oslo", "country": "NO"},
+				"maskedPan":                      a.MaskedPAN,
+				"transactionDetails":             s.text,
+				"invoiced":                       s.booked,
+				"proprietaryBankTransactionCode": "PURCHASE",
+			}
+		}
+		raw, _ := json.Marshal(details)
+		t := store.Transaction{Booked: s.booked, Amount: s.amount, Currency: a.Currency, ValueDate: day, Details: raw}
+		if s.booked {
+			t.BookingDate = day
+			booked += s.amount
+		} else {
+			pending += s.amount
+		}
+		txs = append(txs, t)
+	}
+	if len(txs) > 0 {
+		if err := st.AddTransactions(ctx, a.ID, txs); err != nil {
+			return fmt.Errorf("sandbox: transactions of %s: %w", a.Name, err)
+		}
+	}
+	today := now.UTC().Format(time.DateOnly)
+	return st.SetBalances(ctx, a.ID, []store.Balance{
+		{Type: "closingBooked", Amount: booked, Currency: a.Currency, ReferenceDate: today, LastChange: now},
+		{Type: "expected", Amount: booked + pending, Currency: a.Currency, ReferenceDate: today, LastChange: now},
+	})
+}

@@ -1,0 +1,352 @@
+package backend
+
+import (
+	"context"
+	"crypto/subtle"
+	"embed"
+	"errors"
+	"html/template"
+	"net/http"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+//go:embed templates/*.html
+var templateFiles embed.FS
+
+var scaTemplate = template.Must(template.ParseFS(templateFiles, "templates/sca.html"))
+
+// csrfCookie is the double-submit cookie of the SCA page's forms.
+const csrfCookie = "obgw_sca"
+
+// scaView is what the SCA page shows.
+type scaView struct {
+	Title, TPP, Step, Action, CSRF, Error, Customer string
+	Sandbox                                         bool
+	Agreements                                      []store.Agreement
+	Accounts                                        []accountChoice
+}
+
+type accountChoice struct{ ID, Label string }
+
+// scaPage shows the step of the flow the PSU is at.
+func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.openFlow(w, r)
+	if !ok {
+		return
+	}
+	http.SetCookie(w, &http.Cookie{
+		Name: csrfCookie, Value: f.CSRF, Path: scaHref(f.ID),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode, MaxAge: int(FlowLifetime.Seconds()),
+	})
+	s.render(w, r, f, "")
+}
+
+// openFlow loads the pending flow of the path; it answers the PSU itself
+// (an error page, or the failure redirect for an expired flow) when the
+// flow cannot go on.
+func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+	f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("flowId"))
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
+		return nil, false
+	case err != nil:
+		http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+		return nil, false
+	case f.State != store.FlowPending:
+		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusGone)
+		return nil, false
+	case !s.cfg.Now().Before(f.ExpiresAt):
+		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The authorisation took too long; start again")
+		return nil, false
+	}
+	return f, true
+}
+
+// step says which form the flow needs next.
+func step(f *store.SCAFlow) string {
+	switch {
+	case f.CustomerID == "":
+		return "identify"
+	case f.Context == "":
+		return "context"
+	default:
+		return "accounts"
+	}
+}
+
+func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
+	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox}
+	ctx := r.Context()
+	if f.CustomerID != "" {
+		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
+		if err != nil {
+			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			return
+		}
+		v.Customer = c.Name
+	}
+	switch v.Step {
+	case "context":
+		ags, err := s.cfg.Store.ListAgreementsOf(ctx, f.CustomerID)
+		if err != nil {
+			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			return
+		}
+		v.Agreements = ags
+	case "accounts":
+		choices, err := s.offered(ctx, f)
+		if err != nil {
+			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			return
+		}
+		v.Accounts = choices
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("X-Frame-Options", "SAMEORIGIN")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'")
+	h.Set("Referrer-Policy", "no-referrer")
+	_ = scaTemplate.Execute(w, v)
+}
+
+// offered lists the accounts the PSU may consent to in the flow's context:
+// its own accounts and card accounts (PRIVATE), or the accounts of the
+// chosen agreement on which it has both VIEW and REGISTER (CORPORATE).
+func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice, error) {
+	var accounts []store.Account
+	if f.Context == "CORPORATE" {
+		ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
+		if err != nil {
+			return nil, err
+		}
+		var ids []string
+		for _, e := range ag.Engagements {
+			if e.CustomerID == f.CustomerID && hasRoles(e.Roles, "VIEW", "REGISTER") {
+				ids = append(ids, e.AccountID)
+			}
+		}
+		a, err := s.cfg.Store.ListAccounts(ctx, store.KindAccount, ids)
+		if err != nil {
+			return nil, err
+		}
+		c, err := s.cfg.Store.ListAccounts(ctx, store.KindCardAccount, ids)
+		if err != nil {
+			return nil, err
+		}
+		accounts = append(a, c...)
+	} else {
+		var err error
+		if accounts, err = s.cfg.Store.ListCustomerAccounts(ctx, f.CustomerID); err != nil {
+			return nil, err
+		}
+	}
+	// Accounts before card accounts, each in account-number order, so the
+	// page reads the same every time.
+	sort.SliceStable(accounts, func(i, j int) bool {
+		a, b := accounts[i], accounts[j]
+		if a.Kind != b.Kind {
+			return a.Kind == store.KindAccount
+		}
+		return a.IBAN+a.MaskedPAN < b.IBAN+b.MaskedPAN
+	})
+	out := make([]accountChoice, 0, len(accounts))
+	for _, a := range accounts {
+		label := a.Name + " " + a.IBAN
+		if a.Kind == store.KindCardAccount {
+			label = a.Name + " card " + a.MaskedPAN
+		}
+		out = append(out, accountChoice{ID: a.ID, Label: label})
+	}
+	return out, nil
+}
+
+func hasRoles(have []string, want ...string) bool {
+	for _, w := range want {
+		found := false
+		for _, h := range have {
+			found = found || h == w
+		}
+		if !found {
+			return false
+		}
+	}
+	return true
+}
+
+// scaSubmit takes one form submission of the flow.
+func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.openFlow(w, r)
+	if !ok {
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil {
+		http.Error(w, "The form could not be read.", http.StatusBadRequest)
+		return
+	}
+	cookie, err := r.Cookie(csrfCookie)
+	form := r.PostForm.Get("csrf")
+	if err != nil || subtle.ConstantTimeCompare([]byte(cookie.Value), []byte(f.CSRF)) != 1 ||
+		subtle.ConstantTimeCompare([]byte(form), []byte(f.CSRF)) != 1 {
+		http.Error(w, "This form has expired or did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
+		return
+	}
+	ctx := r.Context()
+	switch r.PostForm.Get("step") {
+	case "cancel":
+		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The PSU cancelled the authorisation")
+	case "identify":
+		if step(f) != "identify" {
+			s.render(w, r, f, "")
+			return
+		}
+		c, err := s.cfg.Store.GetCustomerByNumber(ctx, strings.TrimSpace(r.PostForm.Get("customerNumber")))
+		if err != nil || c.Type != store.CustomerPrivate {
+			s.render(w, r, f, "Unknown identification number. Check it and try again.")
+			return
+		}
+		f.CustomerID = c.ID
+		s.advance(w, r, f)
+	case "context":
+		if step(f) != "context" {
+			s.render(w, r, f, "")
+			return
+		}
+		choice := r.PostForm.Get("context")
+		if choice == "PRIVATE" {
+			f.Context = "PRIVATE"
+		} else if id, ok := strings.CutPrefix(choice, "CORPORATE:"); ok && s.engaged(ctx, f.CustomerID, id) {
+			f.Context, f.AgreementID = "CORPORATE", id
+		} else {
+			s.render(w, r, f, "Choose how you act.")
+			return
+		}
+		s.advance(w, r, f)
+	case "confirm":
+		if step(f) != "accounts" {
+			s.render(w, r, f, "")
+			return
+		}
+		s.confirm(w, r, f)
+	default:
+		s.render(w, r, f, "")
+	}
+}
+
+// engaged reports whether customerID takes part in agreement id.
+func (s *Server) engaged(ctx context.Context, customerID, id string) bool {
+	ags, err := s.cfg.Store.ListAgreementsOf(ctx, customerID)
+	if err != nil {
+		return false
+	}
+	for _, a := range ags {
+		if a.ID == id {
+			return true
+		}
+	}
+	return false
+}
+
+// advance stores the flow's progress and shows the next step; a lost
+// compare-and-set means another tab moved the flow on.
+func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending); err != nil {
+		http.Error(w, "This authorisation changed in another window. Start again from the service you came from.", http.StatusConflict)
+		return
+	}
+	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+}
+
+// confirm completes a consent flow with the chosen accounts: the consent,
+// the TPP session and the PSU's identifiers, then the success redirect.
+func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+	ctx := r.Context()
+	offered, err := s.offered(ctx, f)
+	if err != nil {
+		http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+		return
+	}
+	allowed := map[string]bool{}
+	for _, o := range offered {
+		allowed[o.ID] = true
+	}
+	var chosen []string
+	for _, id := range r.PostForm["account"] {
+		if !allowed[id] {
+			s.render(w, r, f, "Choose among the accounts shown.")
+			return
+		}
+		chosen = append(chosen, id)
+	}
+	if len(chosen) == 0 {
+		s.render(w, r, f, "Choose at least one account, or cancel.")
+		return
+	}
+	f.State = store.FlowCompleted
+	if err := s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending); err != nil {
+		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusConflict)
+		return
+	}
+	now := s.cfg.Now()
+	consent := &store.Consent{
+		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
+		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,
+	}
+	sess := &store.Session{
+		TPP: f.TPP, TPPSessionID: f.TPPSessionID, CustomerID: f.CustomerID, Context: f.Context,
+		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
+	}
+	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
+	if err == nil {
+		err = s.cfg.Store.CreateConsent(ctx, consent)
+	}
+	if err == nil {
+		err = s.cfg.Store.CompleteSession(ctx, sess)
+	}
+	q := url.Values{"psu-id": {psuID}, "tpp-session-id": {f.TPPSessionID}, "context": {f.Context}}
+	if err == nil && f.Context == "CORPORATE" {
+		var cid string
+		cid, err = s.cfg.Store.CorporateID(ctx, f.TPP, f.AgreementID)
+		q.Set("psu-corporate-id", cid)
+	}
+	if err != nil {
+		s.redirect(w, r, f, url.Values{"system": {"obgw-sca"}, "status": {"503"}, "code": {"SERVICE_UNAVAILABLE"}, "message": {"The consent could not be stored; try again"}})
+		return
+	}
+	s.redirect(w, r, f, q)
+}
+
+// fail ends the flow as failed and sends the PSU back with the failure
+// parameters.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, status int, code, message string) {
+	f.State = store.FlowFailed
+	_ = s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending)
+	s.redirect(w, r, f, url.Values{"system": {"obgw-sca"}, "status": {strconv.Itoa(status)}, "code": {code}, "message": {message}})
+}
+
+// redirect sends the PSU's browser to the TPP-Redirect-URI with params
+// added to its own query. The server never fetches that URI itself.
+func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, params url.Values) {
+	u, err := url.Parse(f.RedirectURI)
+	if err != nil {
+		http.Error(w, "The service you came from gave an invalid return address.", http.StatusBadRequest)
+		return
+	}
+	q := u.Query()
+	for k, vs := range params {
+		for _, v := range vs {
+			q.Add(k, v)
+		}
+	}
+	u.RawQuery = q.Encode()
+	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: "", Path: scaHref(f.ID), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}

@@ -1,0 +1,518 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// postgresURL is the test database; each test gets its own schema.
+const postgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// clock is a settable test clock.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// harness is a backend over a real store, with a gateway stand-in that
+// issues context tokens the way obgw_verify does.
+type harness struct {
+	t      *testing.T
+	srv    *httptest.Server
+	clk    *clock
+	issuer *tppcontext.Issuer
+	st     store.Store
+}
+
+// stores returns the store URLs every backend test runs against: embedded
+// SQLite and the real PostgreSQL (its own schema per test).
+func storeKinds() []string { return []string{"sqlite", "postgres"} }
+
+func newHarness(t *testing.T, kind string) *harness {
+	t.Helper()
+	clk := &clock{t: time.Now().UTC()}
+	ctx := context.Background()
+	var st store.Store
+	var err error
+	switch kind {
+	case "sqlite":
+		st, err = store.Open(ctx, filepath.Join(t.TempDir(), "obgw.db"), store.Options{Clock: clk.now})
+	case "postgres":
+		if os.Getenv("OBGW_SKIP_POSTGRES") == "1" {
+			t.Skip("OBGW_SKIP_POSTGRES=1")
+		}
+		b := make([]byte, 6)
+		rand.Read(b)
+		st, err = store.Open(ctx, postgresURL, store.Options{Clock: clk.now, Schema: "t_backend_" + hex.EncodeToString(b)})
+	}
+	if err != nil {
+		t.Fatalf("opening %s store: %v", kind, err)
+	}
+	t.Cleanup(func() { st.Close() })
+	if err := sandbox.Seed(ctx, st, clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	key := bytes.Repeat([]byte{9}, 32)
+	iss, _ := tppcontext.NewIssuer(key)
+	ver, _ := tppcontext.NewVerifier(key)
+	h := &harness{t: t, clk: clk, issuer: iss, st: st}
+	h.srv = httptest.NewTLSServer(New(Config{Store: st, Tokens: ver, Sandbox: true, Now: clk.now}))
+	t.Cleanup(h.srv.Close)
+	return h
+}
+
+// tppCall is one TPP request as it leaves the gateway.
+type tppCall struct {
+	tpp, method, path       string
+	psuID, corporateID, sid string
+	psuPresent              bool
+	noToken                 bool
+}
+
+func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
+	h.t.Helper()
+	if c.tpp == "" {
+		c.tpp = "PSDNO-FSA-987654321"
+	}
+	req, _ := http.NewRequest(c.method, h.srv.URL+c.path, nil)
+	rid := uuid.NewString()
+	req.Header.Set("X-Request-ID", rid)
+	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=xyz")
+	if c.sid != "" {
+		req.Header.Set("TPP-Session-ID", c.sid)
+	}
+	if c.psuID != "" {
+		req.Header.Set("PSU-ID", c.psuID)
+	}
+	if c.corporateID != "" {
+		req.Header.Set("PSU-Corporate-ID", c.corporateID)
+	}
+	if !c.noToken {
+		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, Roles: []string{"PSP_AI"}, RequestID: rid,
+			PSUID: c.psuID, PSUCorporateID: c.corporateID, PSUPresent: c.psuPresent}, h.clk.now())
+		if err != nil {
+			h.t.Fatal(err)
+		}
+		req.Header.Set(tppcontext.Header, tok)
+	}
+	resp, err := h.srv.Client().Do(req)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body map[string]any
+	raw, _ := io.ReadAll(resp.Body)
+	if len(raw) > 0 {
+		if err := json.Unmarshal(raw, &body); err != nil {
+			h.t.Fatalf("%s %s: not JSON: %s", c.method, c.path, raw)
+		}
+	}
+	return resp.StatusCode, body, resp.Header
+}
+
+func errCode(body map[string]any) string {
+	msgs, _ := body["tppMessages"].([]any)
+	if len(msgs) != 1 {
+		return ""
+	}
+	return msgs[0].(map[string]any)["code"].(string)
+}
+
+func scaLink(body map[string]any) string {
+	links, _ := body["_links"].(map[string]any)
+	l, _ := links["scaRedirect"].(map[string]any)
+	href, _ := l["href"].(string)
+	return href
+}
+
+// psu is a browser going through the SCA page.
+type psu struct {
+	h      *harness
+	client *http.Client
+}
+
+func (h *harness) browser() *psu {
+	jar, _ := cookiejar.New(nil)
+	c := h.srv.Client()
+	cl := &http.Client{Transport: c.Transport, Jar: jar, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != strings.TrimPrefix(h.srv.URL, "https://") {
+			return http.ErrUseLastResponse // never follow to the TPP
+		}
+		return nil
+	}}
+	return &psu{h: h, client: cl}
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+// open loads the page and returns its HTML.
+func (p *psu) open(href string) string {
+	p.h.t.Helper()
+	resp, err := p.client.Get(p.h.srv.URL + href)
+	if err != nil {
+		p.h.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		p.h.t.Fatalf("GET %s: %d %s", href, resp.StatusCode, b)
+	}
+	return string(b)
+}
+
+// submit posts form values with the page's CSRF token; it returns the final
+// response (the page after a same-site redirect, or the redirect to the TPP).
+func (p *psu) submit(href, page string, form url.Values) *http.Response {
+	p.h.t.Helper()
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		p.h.t.Fatalf("no csrf field in %s", page)
+	}
+	form.Set("csrf", m[1])
+	resp, err := p.client.PostForm(p.h.srv.URL+href, form)
+	if err != nil {
+		p.h.t.Fatal(err)
+	}
+	return resp
+}
+
+func body(resp *http.Response) string {
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return string(b)
+}
+
+var accountBox = regexp.MustCompile(`name="account" value="([^"]+)"`)
+
+// consent runs a whole bank-offered consent for customer number, choosing
+// the first n offered accounts (agreement: a corporate agreement's name).
+func (h *harness) consent(tpp, sid, number, agreement string, n int) url.Values {
+	h.t.Helper()
+	status, b, _ := h.call(tppCall{tpp: tpp, method: "POST", path: "/v1/bank-offered-consents", sid: sid})
+	if status != 201 || b["consentStatus"] != "received" || scaLink(b) == "" {
+		h.t.Fatalf("create consent: %d %v", status, b)
+	}
+	href := scaLink(b)
+	p := h.browser()
+	page := p.open(href)
+	page = body(p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {number}}))
+	ctxValue := "PRIVATE"
+	if agreement != "" {
+		m := regexp.MustCompile(`value="(CORPORATE:[^"]+)" id="[^"]+"> On behalf of ` + regexp.QuoteMeta(agreement)).FindStringSubmatch(page)
+		if m == nil {
+			h.t.Fatalf("agreement %s not offered: %s", agreement, page)
+		}
+		ctxValue = m[1]
+	}
+	page = body(p.submit(href, page, url.Values{"step": {"context"}, "context": {ctxValue}}))
+	boxes := accountBox.FindAllStringSubmatch(page, -1)
+	if len(boxes) < n {
+		h.t.Fatalf("%d accounts offered, want %d: %s", len(boxes), n, page)
+	}
+	form := url.Values{"step": {"confirm"}}
+	for _, b := range boxes[:n] {
+		form.Add("account", b[1])
+	}
+	resp := p.submit(href, page, form)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		h.t.Fatalf("confirm: %d", resp.StatusCode)
+	}
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	if loc.Host != "tpp.example.no" || loc.Query().Get("state") != "xyz" {
+		h.t.Fatalf("redirect %s", loc)
+	}
+	return loc.Query()
+}
+
+func forEachStore(t *testing.T, f func(t *testing.T, h *harness)) {
+	for _, kind := range storeKinds() {
+		t.Run(kind, func(t *testing.T) { f(t, newHarness(t, kind)) })
+	}
+}
+
+func TestConsentFlowAndAccountAccess(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		q := h.consent("", "s1", sandbox.KariNumber, "", 2)
+		psuID := q.Get("psu-id")
+		if _, err := uuid.Parse(psuID); err != nil || q.Get("tpp-session-id") != "s1" || q.Get("context") != "PRIVATE" || q.Has("psu-corporate-id") {
+			t.Fatalf("redirect query %v", q)
+		}
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts?withBalance=true", psuID: psuID, sid: "s1", psuPresent: true})
+		if status != 200 {
+			t.Fatalf("accounts: %d %v", status, b)
+		}
+		accounts := b["accounts"].([]any)
+		if len(accounts) != 2 {
+			t.Fatalf("%d accounts", len(accounts))
+		}
+		first := accounts[0].(map[string]any)
+		id := first["resourceId"].(string)
+		if !strings.HasPrefix(id, "enc!!") || first["iban"] == "" || len(first["balances"].([]any)) == 0 {
+			t.Fatalf("account %v", first)
+		}
+		amount := first["balances"].([]any)[0].(map[string]any)["balanceAmount"].(map[string]any)["amount"].(string)
+		if !regexp.MustCompile(`^-?\d+\.\d\d$`).MatchString(amount) {
+			t.Fatalf("amount %q not a string with 2 decimals", amount)
+		}
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts/" + id + "/transactions?bookingStatus=both", psuID: psuID, sid: "s1", psuPresent: true})
+		if status != 200 {
+			t.Fatalf("transactions: %d %v", status, b)
+		}
+		txs := b["transactions"].(map[string]any)
+		booked := txs["booked"].([]any)
+		if len(booked) == 0 || len(txs["pending"].([]any)) == 0 {
+			t.Fatalf("transactions %v", txs)
+		}
+		txID := booked[0].(map[string]any)["transactionId"].(string)
+		if status, _, _ := h.call(tppCall{method: "GET", path: "/v1/accounts/" + id + "/transactions/" + txID, psuID: psuID, sid: "s1", psuPresent: true}); status != 200 {
+			t.Fatalf("transaction details: %d", status)
+		}
+		// Balances without the PSU present: the consent is enough.
+		if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts/" + id + "/balances", psuID: psuID}); status != 200 {
+			t.Fatalf("balances, PSU not present: %d %v", status, b)
+		}
+		// Another TPP with the same PSU-ID knows nothing.
+		status, b, _ = h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "GET", path: "/v1/accounts", psuID: psuID, sid: "s1", psuPresent: true})
+		if status != 401 || errCode(b) != "CONSENT_INVALID" || scaLink(b) == "" {
+			t.Fatalf("other TPP: %d %v", status, b)
+		}
+		// An account of another customer is not in the consent.
+		other, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.OlaNumber)
+		accs, _ := h.st.ListCustomerAccounts(context.Background(), other.ID)
+		var foreign string
+		for _, a := range accs {
+			if a.Kind == store.KindAccount {
+				foreign = a.ID
+			}
+		}
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts/" + foreign + "/balances", psuID: psuID, sid: "s1", psuPresent: true})
+		if status != 403 || errCode(b) != "RESOURCE_UNKNOWN" {
+			t.Fatalf("foreign account: %d %v", status, b)
+		}
+		if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts/enc!!nope/balances", psuID: psuID, sid: "s1", psuPresent: true}); status != 404 {
+			t.Fatalf("unknown account: %d %v", status, b)
+		}
+	})
+}
+
+func TestSessionTable(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		q := h.consent("", "s1", sandbox.KariNumber, "", 1)
+		psu := q.Get("psu-id")
+		ok := func(sid string) int {
+			status, _, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu, sid: sid, psuPresent: true})
+			return status
+		}
+		if ok("s1") != 200 {
+			t.Fatal("fresh session refused")
+		}
+		// A new session id before the old expires needs a new SCA.
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu, sid: "s2", psuPresent: true})
+		if status != 401 || errCode(b) != "CONSENT_INVALID" || scaLink(b) == "" {
+			t.Fatalf("new session id: %d %v", status, b)
+		}
+		// Aborted: the old id stays valid.
+		p := h.browser()
+		href := scaLink(b)
+		page := p.open(href)
+		resp := p.submit(href, page, url.Values{"step": {"cancel"}})
+		resp.Body.Close()
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		fq := loc.Query()
+		if resp.StatusCode != 303 || fq.Get("system") == "" || fq.Get("status") == "" || fq.Get("code") == "" || fq.Get("message") == "" {
+			t.Fatalf("failure redirect %d %s", resp.StatusCode, loc)
+		}
+		if ok("s1") != 200 {
+			t.Fatal("old session invalid after an aborted SCA")
+		}
+		// Completed: the old id becomes invalid, the new one works.
+		h.consent("", "s3", sandbox.KariNumber, "", 1)
+		if ok("s1") != 401 || ok("s3") != 200 {
+			t.Fatalf("after a completed new SCA: s1 %d s3 %d", ok("s1"), ok("s3"))
+		}
+		// One hour later the session has expired, but the consent still
+		// serves PSU-not-present calls.
+		h.clk.add(SessionLifetime + time.Minute)
+		if ok("s3") != 401 {
+			t.Fatal("session valid after an hour")
+		}
+		if status, _, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu}); status != 200 {
+			t.Fatalf("PSU not present after session expiry: %d", status)
+		}
+		// After 180 days the consent has expired.
+		h.clk.add(ConsentLifetime)
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu})
+		if status != 401 || errCode(b) != "CONSENT_EXPIRED" || scaLink(b) == "" {
+			t.Fatalf("after 180 days: %d %v", status, b)
+		}
+	})
+}
+
+func TestRevocationAndConsentResource(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/consents", sid: "s1"})
+		id := b["consentId"].(string)
+		if status != 201 {
+			t.Fatalf("deprecated create: %d", status)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + id + "/status"}); b["consentStatus"] != "received" {
+			t.Fatalf("pending status %v", b)
+		}
+		if status, _, _ := h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "GET", path: "/v1/bank-offered-consents/" + id}); status != 403 {
+			t.Fatalf("other TPP reads consent: %d", status)
+		}
+		q := h.consent("", "s2", sandbox.OlaNumber, "", 1)
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
+		if status != 200 {
+			t.Fatal(status, b)
+		}
+		// The PSU revokes at the bank: the TPP is told CONSENT_EXPIRED.
+		ola, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.OlaNumber)
+		cs, _ := h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", ola.ID)
+		if len(cs) != 1 {
+			t.Fatalf("%d consents", len(cs))
+		}
+		if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + cs[0].ID}); status != 200 || b["consentStatus"] != "valid" {
+			t.Fatalf("consent: %d %v", status, b)
+		}
+		h.st.SetConsentStatus(context.Background(), cs[0].ID, store.ConsentRevokedByPSU)
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
+		if status != 401 || errCode(b) != "CONSENT_EXPIRED" {
+			t.Fatalf("revoked: %d %v", status, b)
+		}
+		// The TPP deletes a consent: 204, then terminatedByTpp.
+		q = h.consent("", "s3", sandbox.OlaNumber, "", 1)
+		cs, _ = h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", ola.ID)
+		var live string
+		for _, k := range cs {
+			if k.Status == store.ConsentValid {
+				live = k.ID
+			}
+		}
+		if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/bank-offered-consents/" + live}); status != 204 {
+			t.Fatalf("delete: %d", status)
+		}
+		if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/bank-offered-consents/" + live}); status != 409 {
+			t.Fatalf("second delete: %d", status)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + live + "/status"}); b["consentStatus"] != "terminatedByTpp" {
+			t.Fatalf("after delete: %v", b)
+		}
+	})
+}
+
+func TestCorporateContext(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		q := h.consent("", "s1", sandbox.KariNumber, "Fjordfisk AS", 2)
+		corp := q.Get("psu-corporate-id")
+		if q.Get("context") != "CORPORATE" || corp == "" {
+			t.Fatalf("redirect %v", q)
+		}
+		psu := q.Get("psu-id")
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu, sid: "s1", psuPresent: true})
+		if status != 400 || errCode(b) != "CORPORATE_ID_INVALID" {
+			t.Fatalf("without PSU-Corporate-ID: %d %v", status, b)
+		}
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu, corporateID: corp, sid: "s1", psuPresent: true})
+		if status != 200 || len(b["accounts"].([]any)) != 2 {
+			t.Fatalf("with PSU-Corporate-ID: %d %v", status, b)
+		}
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/agreements", psuID: psu, sid: "s1", psuPresent: true})
+		ags, _ := b["agreements"].([]any)
+		if status != 200 || len(ags) != 1 || ags[0].(map[string]any)["psuCorporateId"] != corp {
+			t.Fatalf("agreements: %d %v", status, b)
+		}
+	})
+}
+
+func TestGatewayTokenRequired(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", noToken: true})
+	if status != 401 || errCode(b) == "" {
+		t.Fatalf("no token: %d %v", status, b)
+	}
+	// A token issued for another request id is refused.
+	req, _ := http.NewRequest("GET", h.srv.URL+"/v1/accounts", nil)
+	tok, _ := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", RequestID: uuid.NewString()}, h.clk.now())
+	req.Header.Set(tppcontext.Header, tok)
+	req.Header.Set("X-Request-ID", uuid.NewString())
+	resp, err := h.srv.Client().Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 401 {
+		t.Fatalf("token of another request: %d", resp.StatusCode)
+	}
+	// Unknown path and wrong method get Berlin Group errors.
+	if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/nothing"}); status != 404 || errCode(b) != "RESOURCE_UNKNOWN" {
+		t.Fatalf("unknown path: %d %v", status, b)
+	}
+	if status, b, _ := h.call(tppCall{method: "PUT", path: "/v1/accounts"}); status != 405 || errCode(b) != "SERVICE_INVALID" {
+		t.Fatalf("wrong method: %d %v", status, b)
+	}
+}
+
+func TestSCAPageCSRF(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "s1"})
+	href := scaLink(b)
+	p := h.browser()
+	page := p.open(href)
+	// A forged post without the cookie (another browser) is refused.
+	m := csrfField.FindStringSubmatch(page)
+	resp, err := h.srv.Client().PostForm(h.srv.URL+href, url.Values{"csrf": {m[1]}, "step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Fatalf("post without cookie: %d", resp.StatusCode)
+	}
+	// A post with the cookie but a wrong token is refused.
+	resp, _ = p.client.PostForm(h.srv.URL+href, url.Values{"csrf": {"x"}, "step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+	resp.Body.Close()
+	if resp.StatusCode != 403 {
+		t.Fatalf("post with a wrong token: %d", resp.StatusCode)
+	}
+	// An unknown number re-shows the form with an error; markup is escaped.
+	page = body(p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {"<script>x</script>"}}))
+	if !strings.Contains(page, `id="error"`) || strings.Contains(page, "<script>") {
+		t.Fatalf("unknown number page: %s", page)
+	}
+	// The HTML pages carry a strict CSP.
+	r2, _ := p.client.Get(h.srv.URL + href)
+	r2.Body.Close()
+	if !strings.Contains(r2.Header.Get("Content-Security-Policy"), "default-src 'none'") {
+		t.Fatalf("CSP %q", r2.Header.Get("Content-Security-Policy"))
+	}
+}

@@ -1,0 +1,142 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// accountColumns are the columns scanAccount reads, in its order.
+const accountColumns = `id, customer_id, kind, name, product, cash_account_type, currency,
+	bban, iban, masked_pan, credit_limit, status, extra, created_at`
+
+// scanAccount reads one row of accountColumns.
+func scanAccount(row interface{ Scan(...any) error }, a *Account) error {
+	return row.Scan(&a.ID, &a.CustomerID, &a.Kind, &a.Name, &a.Product, &a.CashAccountType, &a.Currency,
+		&a.BBAN, &a.IBAN, &a.MaskedPAN, &a.CreditLimit, &a.Status, jsonScan{&a.Extra}, instantScan{&a.CreatedAt})
+}
+
+// CreateAccount stores a, assigning ID and CreatedAt (and Status "enabled"
+// when empty). An unknown CustomerID is ErrNotFound; an IBAN or BBAN already
+// taken is ErrConflict.
+func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
+	const op = "create account"
+	if err := oneOf("account kind", string(a.Kind), string(KindAccount), string(KindCardAccount)); err != nil {
+		return err
+	}
+	extra, err := jsonArg("account extra", a.Extra)
+	if err != nil {
+		return err
+	}
+	status := a.Status
+	if status == "" {
+		status = "enabled"
+	}
+	id, now := newID(), s.stamp()
+	_, err = s.exec(ctx, op, `INSERT INTO accounts (`+accountColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		id, a.CustomerID, string(a.Kind), a.Name, a.Product, a.CashAccountType, a.Currency,
+		a.BBAN, a.IBAN, a.MaskedPAN, a.CreditLimit, status, extra, s.d.instant(now))
+	if err != nil {
+		return err
+	}
+	a.ID, a.Status, a.CreatedAt = id, status, now
+	return nil
+}
+
+// GetAccount returns an account or card account by ID.
+func (s *sqlStore) GetAccount(ctx context.Context, id string) (*Account, error) {
+	var a Account
+	row := s.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, id)
+	if err := scanAccount(row, &a); err != nil {
+		return nil, s.fail("get account", err)
+	}
+	return &a, nil
+}
+
+// listAccountsChunk bounds the ids bound in one query (SQLite allows 32766
+// parameters, PostgreSQL 65535).
+const listAccountsChunk = 500
+
+// ListAccounts returns the accounts of kind (both kinds when kind is "")
+// with the given IDs, in the order of ids; unknown ids, ids of the other
+// kind and repeated ids are skipped.
+func (s *sqlStore) ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error) {
+	const op = "list accounts"
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	byID := make(map[string]Account, len(ids))
+	for start := 0; start < len(ids); start += listAccountsChunk {
+		chunk := ids[start:min(start+listAccountsChunk, len(ids))]
+		args := make([]any, 0, len(chunk)+1)
+		args = append(args, string(kind))
+		for _, id := range chunk {
+			args = append(args, id)
+		}
+		rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+			WHERE ($1 = '' OR kind = $1) AND id IN (`+placeholders(2, len(chunk))+`)`, args...)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		err = func() error {
+			defer rows.Close()
+			for rows.Next() {
+				var a Account
+				if err := scanAccount(rows, &a); err != nil {
+					return err
+				}
+				byID[a.ID] = a
+			}
+			return rows.Err()
+		}()
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+	}
+	out := make([]Account, 0, len(byID))
+	for _, id := range ids {
+		if a, ok := byID[id]; ok {
+			out = append(out, a)
+			delete(byID, id)
+		}
+	}
+	return out, nil
+}
+
+// ListCustomerAccounts returns a customer's accounts of every kind, oldest
+// first. An unknown customer has none.
+func (s *sqlStore) ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error) {
+	const op = "list customer accounts"
+	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+		WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	var out []Account
+	for rows.Next() {
+		var a Account
+		if err := scanAccount(rows, &a); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, a)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// accountExists reports whether an account exists, on db or in a
+// transaction.
+func accountExists(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) (bool, error) {
+	var one int
+	err := q.QueryRowContext(ctx, `SELECT 1 FROM accounts WHERE id = $1`, id).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}

@@ -1,0 +1,89 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+// customerColumns are the columns scanCustomer reads, in its order.
+const customerColumns = `id, number, name, type, created_at`
+
+// scanCustomer reads one row of customerColumns.
+func scanCustomer(row interface{ Scan(...any) error }, c *Customer) error {
+	return row.Scan(&c.ID, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt})
+}
+
+// CreateCustomer stores c, assigning ID and CreatedAt. A number already
+// taken is ErrConflict.
+func (s *sqlStore) CreateCustomer(ctx context.Context, c *Customer) error {
+	const op = "create customer"
+	if err := oneOf("customer type", string(c.Type), string(CustomerPrivate), string(CustomerCorporate)); err != nil {
+		return err
+	}
+	id, now := newID(), s.stamp()
+	_, err := s.exec(ctx, op,
+		`INSERT INTO customers (id, number, name, type, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		id, c.Number, c.Name, string(c.Type), s.d.instant(now))
+	if err != nil {
+		return err
+	}
+	c.ID, c.CreatedAt = id, now
+	return nil
+}
+
+// GetCustomer returns a customer by ID.
+func (s *sqlStore) GetCustomer(ctx context.Context, id string) (*Customer, error) {
+	var c Customer
+	row := s.db.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id)
+	if err := scanCustomer(row, &c); err != nil {
+		return nil, s.fail("get customer", err)
+	}
+	return &c, nil
+}
+
+// GetCustomerByNumber returns a customer by national identification number.
+func (s *sqlStore) GetCustomerByNumber(ctx context.Context, number string) (*Customer, error) {
+	var c Customer
+	row := s.db.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE number = $1`, number)
+	if err := scanCustomer(row, &c); err != nil {
+		return nil, s.fail("get customer by number", err)
+	}
+	return &c, nil
+}
+
+// ListCustomers returns every customer, oldest first.
+func (s *sqlStore) ListCustomers(ctx context.Context) ([]Customer, error) {
+	const op = "list customers"
+	rows, err := s.db.QueryContext(ctx, `SELECT `+customerColumns+` FROM customers ORDER BY created_at, id`)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	var out []Customer
+	for rows.Next() {
+		var c Customer
+		if err := scanCustomer(rows, &c); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
+// DeleteCustomer removes a customer and, by ON DELETE CASCADE, everything
+// that hangs off it: its accounts with their balances and transactions, the
+// agreements it owns, engagements naming it, its consents, sessions, PSU-IDs
+// and the SCA flows naming it.
+func (s *sqlStore) DeleteCustomer(ctx context.Context, id string) error {
+	n, err := s.exec(ctx, "delete customer", `DELETE FROM customers WHERE id = $1`, id)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return s.fail("delete customer", sql.ErrNoRows)
+	}
+	return nil
+}

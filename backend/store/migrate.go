@@ -1,0 +1,86 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"hash/fnv"
+)
+
+// migration is one versioned step of the schema. Applied steps are recorded
+// in schema_migrations and never run again; a step is never edited once
+// released, a new one is appended instead.
+type migration struct {
+	// version orders the steps; it is recorded once applied.
+	version int64
+	// name says what the step does.
+	name string
+	// stmts are run in order in one transaction; {{instant}} is replaced by
+	// the dialect's instant column type.
+	stmts []string
+}
+
+// migrate applies the migrations not yet recorded, each in its own
+// transaction. Concurrent Opens take turns: SQLite's BEGIN IMMEDIATE holds
+// the database's write lock, PostgreSQL takes a transaction-scoped advisory
+// lock keyed by the schema, and each step re-checks schema_migrations under
+// that lock, so exactly one process applies each step.
+func (s *sqlStore) migrate(ctx context.Context, schema string) error {
+	for i := range migrations {
+		m := &migrations[i]
+		err := s.inTx(ctx, "migrate", func(tx *sql.Tx) error {
+			return s.applyMigration(ctx, tx, schema, m)
+		})
+		if err != nil {
+			return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
+		}
+	}
+	return nil
+}
+
+// applyMigration runs m in tx unless schema_migrations says it ran already.
+func (s *sqlStore) applyMigration(ctx context.Context, tx *sql.Tx, schema string, m *migration) error {
+	if s.d == postgresDialect {
+		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock($1)`, migrationLockKey(schema)); err != nil {
+			return err
+		}
+		if schema != "" {
+			// validSchema vetted the name, so it needs no quoting.
+			if _, err := tx.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+schema); err != nil {
+				return err
+			}
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.d.ddl(`CREATE TABLE IF NOT EXISTS schema_migrations (
+		version BIGINT PRIMARY KEY,
+		name TEXT NOT NULL,
+		applied_at {{instant}} NOT NULL
+	)`)); err != nil {
+		return err
+	}
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM schema_migrations WHERE version = $1`, m.version).Scan(&one)
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return err
+	}
+	for _, stmt := range m.stmts {
+		if _, err := tx.ExecContext(ctx, s.d.ddl(stmt)); err != nil {
+			return err
+		}
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES ($1, $2, $3)`,
+		m.version, m.name, s.d.instant(s.now()))
+	return err
+}
+
+// migrationLockKey is the PostgreSQL advisory lock that serialises
+// migrations of one schema (different schemas migrate in parallel).
+func migrationLockKey(schema string) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("obgw/backend/store migrate:" + schema))
+	return int64(h.Sum64())
+}

@@ -1,0 +1,161 @@
+package store
+
+// migrations is the schema, step by step. Ids are TEXT (opaque, random),
+// money BIGINT minor units, civil dates TEXT 'YYYY-MM-DD', JSON TEXT (served
+// byte for byte, so PostgreSQL's JSONB key reordering is avoided), instants
+// {{instant}} (TIMESTAMPTZ, or fixed-width UTC text on SQLite); text that
+// listings sort by is {{sorted_text}}, compared bytewise on both engines (SQLite
+// always does; on PostgreSQL COLLATE "C" is also much cheaper to sort than
+// a locale). Everything
+// that hangs off a customer references it, directly or through an account
+// or agreement, with ON DELETE CASCADE; every referencing column is indexed
+// so the cascades do not scan.
+var migrations = []migration{{
+	version: 1,
+	name:    "initial schema",
+	stmts: []string{
+		`CREATE TABLE customers (
+			id TEXT PRIMARY KEY,
+			number TEXT NOT NULL UNIQUE,
+			name TEXT NOT NULL,
+			type TEXT NOT NULL CHECK (type IN ('PRIVATE', 'CORPORATE')),
+			created_at {{instant}} NOT NULL
+		)`,
+		`CREATE INDEX customers_created ON customers (created_at, id)`,
+
+		`CREATE TABLE accounts (
+			id TEXT PRIMARY KEY,
+			customer_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			kind TEXT NOT NULL CHECK (kind IN ('account', 'card')),
+			name TEXT NOT NULL,
+			product TEXT NOT NULL,
+			cash_account_type TEXT NOT NULL,
+			currency TEXT NOT NULL,
+			bban TEXT NOT NULL,
+			iban TEXT NOT NULL,
+			masked_pan TEXT NOT NULL,
+			credit_limit BIGINT NOT NULL,
+			status TEXT NOT NULL,
+			extra TEXT,
+			created_at {{instant}} NOT NULL
+		)`,
+		`CREATE INDEX accounts_customer ON accounts (customer_id, created_at, id)`,
+		`CREATE UNIQUE INDEX accounts_iban ON accounts (iban) WHERE iban <> ''`,
+		`CREATE UNIQUE INDEX accounts_bban ON accounts (bban) WHERE bban <> ''`,
+
+		`CREATE TABLE balances (
+			account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+			ord INTEGER NOT NULL,
+			type TEXT NOT NULL,
+			amount BIGINT NOT NULL,
+			currency TEXT NOT NULL,
+			reference_date TEXT NOT NULL,
+			last_change {{instant}},
+			PRIMARY KEY (account_id, ord)
+		)`,
+
+		`CREATE TABLE transactions (
+			id {{sorted_text}} PRIMARY KEY,
+			account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+			booked BOOLEAN NOT NULL,
+			amount BIGINT NOT NULL,
+			currency TEXT NOT NULL,
+			booking_date {{sorted_text}} NOT NULL,
+			value_date TEXT NOT NULL,
+			details TEXT,
+			created_at {{instant}} NOT NULL
+		)`,
+		`CREATE INDEX transactions_list ON transactions
+			(account_id, booked, booking_date DESC, created_at DESC, id)`,
+
+		`CREATE TABLE agreements (
+			id TEXT PRIMARY KEY,
+			owner_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			name TEXT NOT NULL,
+			created_at {{instant}} NOT NULL
+		)`,
+		`CREATE INDEX agreements_owner ON agreements (owner_id)`,
+		`CREATE TABLE agreement_engagements (
+			agreement_id TEXT NOT NULL REFERENCES agreements (id) ON DELETE CASCADE,
+			ord INTEGER NOT NULL,
+			customer_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+			roles TEXT NOT NULL,
+			PRIMARY KEY (agreement_id, ord),
+			UNIQUE (agreement_id, customer_id, account_id)
+		)`,
+		`CREATE INDEX agreement_engagements_customer ON agreement_engagements (customer_id)`,
+		`CREATE INDEX agreement_engagements_account ON agreement_engagements (account_id)`,
+
+		`CREATE TABLE psu_ids (
+			tpp TEXT NOT NULL,
+			customer_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			psu_id TEXT NOT NULL,
+			PRIMARY KEY (tpp, customer_id),
+			UNIQUE (tpp, psu_id)
+		)`,
+		`CREATE INDEX psu_ids_customer ON psu_ids (customer_id)`,
+		`CREATE TABLE corporate_ids (
+			tpp TEXT NOT NULL,
+			agreement_id TEXT NOT NULL REFERENCES agreements (id) ON DELETE CASCADE,
+			corporate_id TEXT NOT NULL,
+			PRIMARY KEY (tpp, agreement_id),
+			UNIQUE (tpp, corporate_id)
+		)`,
+		`CREATE INDEX corporate_ids_agreement ON corporate_ids (agreement_id)`,
+
+		`CREATE TABLE sca_flows (
+			id TEXT PRIMARY KEY,
+			tpp TEXT NOT NULL,
+			tpp_session_id TEXT NOT NULL,
+			redirect_uri TEXT NOT NULL,
+			purpose TEXT NOT NULL,
+			resource_id TEXT NOT NULL,
+			state TEXT NOT NULL CHECK (state IN ('pending', 'completed', 'failed')),
+			csrf TEXT NOT NULL,
+			customer_id TEXT REFERENCES customers (id) ON DELETE CASCADE,
+			context TEXT NOT NULL,
+			agreement_id TEXT REFERENCES agreements (id) ON DELETE CASCADE,
+			created_at {{instant}} NOT NULL,
+			expires_at {{instant}}
+		)`,
+		`CREATE INDEX sca_flows_customer ON sca_flows (customer_id)`,
+		`CREATE INDEX sca_flows_agreement ON sca_flows (agreement_id)`,
+
+		`CREATE TABLE sessions (
+			tpp TEXT NOT NULL,
+			tpp_session_id TEXT NOT NULL,
+			customer_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			context TEXT NOT NULL,
+			agreement_id TEXT REFERENCES agreements (id) ON DELETE CASCADE,
+			valid_until {{instant}} NOT NULL,
+			invalidated BOOLEAN NOT NULL,
+			created_at {{instant}} NOT NULL,
+			PRIMARY KEY (tpp, tpp_session_id)
+		)`,
+		`CREATE INDEX sessions_customer ON sessions (customer_id, tpp)`,
+		`CREATE INDEX sessions_agreement ON sessions (agreement_id)`,
+
+		`CREATE TABLE consents (
+			id TEXT PRIMARY KEY,
+			tpp TEXT NOT NULL,
+			customer_id TEXT NOT NULL REFERENCES customers (id) ON DELETE CASCADE,
+			context TEXT NOT NULL,
+			agreement_id TEXT REFERENCES agreements (id) ON DELETE CASCADE,
+			status TEXT NOT NULL,
+			created_at {{instant}} NOT NULL,
+			valid_until {{instant}},
+			last_sca {{instant}}
+		)`,
+		`CREATE INDEX consents_tpp_customer ON consents (tpp, customer_id, created_at)`,
+		`CREATE INDEX consents_customer ON consents (customer_id)`,
+		`CREATE INDEX consents_agreement ON consents (agreement_id)`,
+		`CREATE TABLE consent_accounts (
+			consent_id TEXT NOT NULL REFERENCES consents (id) ON DELETE CASCADE,
+			ord INTEGER NOT NULL,
+			account_id TEXT NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+			PRIMARY KEY (consent_id, ord)
+		)`,
+		`CREATE INDEX consent_accounts_account ON consent_accounts (account_id)`,
+	},
+}}

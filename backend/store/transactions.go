@@ -1,0 +1,182 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// AddTransactions stores all of txs atomically (all or none), assigning IDs
+// and, where zero, CreatedAt: the batch's time plus i microseconds for
+// txs[i], so a batch lists as if its elements had been added one by one
+// (later ones newer) and paging is stable. A CreatedAt already set is kept,
+// so seed data can place transactions in time. On success each element's
+// ID, AccountID and CreatedAt are filled in; on failure txs is unchanged.
+// An unknown account is ErrNotFound.
+func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []Transaction) error {
+	const op = "add transactions"
+	now := s.stamp()
+	ids := make([]string, len(txs))
+	created := make([]time.Time, len(txs))
+	err := s.inTx(ctx, op, func(tx *sql.Tx) error {
+		ok, err := accountExists(ctx, tx, accountID)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return sql.ErrNoRows
+		}
+		if len(txs) == 0 {
+			return nil
+		}
+		stmt, err := tx.PrepareContext(ctx, `INSERT INTO transactions
+			(id, account_id, booked, amount, currency, booking_date, value_date, details, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`)
+		if err != nil {
+			return err
+		}
+		defer stmt.Close()
+		for i := range txs {
+			t := &txs[i]
+			if err := checkDate("transaction booking date", t.BookingDate); err != nil {
+				return fmt.Errorf("transaction %d: %w", i, err)
+			}
+			if err := checkDate("transaction value date", t.ValueDate); err != nil {
+				return fmt.Errorf("transaction %d: %w", i, err)
+			}
+			details, err := jsonArg("transaction details", t.Details)
+			if err != nil {
+				return fmt.Errorf("transaction %d: %w", i, err)
+			}
+			ids[i], created[i] = newID(), utc(t.CreatedAt)
+			if created[i].IsZero() {
+				created[i] = now.Add(time.Duration(i) * time.Microsecond)
+			}
+			if _, err := stmt.ExecContext(ctx, ids[i], accountID, t.Booked, t.Amount, t.Currency,
+				t.BookingDate, t.ValueDate, details, s.d.instant(created[i])); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for i := range txs {
+		txs[i].ID, txs[i].AccountID, txs[i].CreatedAt = ids[i], accountID, created[i]
+	}
+	return nil
+}
+
+// The listing queries. Empty date bounds are open, so one statement text
+// serves every filter and stays in the prepared-statement caches.
+const (
+	// listBooked pages the booked transactions.
+	listBooked = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+		FROM transactions
+		WHERE account_id = $1 AND booked = TRUE
+			AND ($2 = '' OR booking_date >= $2) AND ($3 = '' OR booking_date <= $3)
+		ORDER BY booking_date DESC, created_at DESC, id
+		LIMIT $4 OFFSET $5`
+	// countBooked counts the booked transactions before paging. (A window
+	// COUNT(*) OVER () in listBooked would read every matching row before
+	// the first: 7x slower on SQLite for 200 of 2000.)
+	countBooked = `SELECT COUNT(*) FROM transactions
+		WHERE account_id = $1 AND booked = TRUE
+			AND ($2 = '' OR booking_date >= $2) AND ($3 = '' OR booking_date <= $3)`
+	// listPending returns every pending transaction.
+	listPending = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+		FROM transactions
+		WHERE account_id = $1 AND booked = FALSE
+		ORDER BY booking_date DESC, created_at DESC, id`
+)
+
+// ListTransactions returns an account's transactions matching f: booked
+// ones (when f.Booked) by booking date newest first, then creation newest
+// first, then id; then every pending one (when f.Pending) in the same order,
+// never filtered by dates nor paged. bookedTotal is the number of booked
+// transactions matching the dates before paging (0 when !f.Booked). An
+// unknown account is ErrNotFound.
+func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error) {
+	const op = "list transactions"
+	if err := checkDate("dateFrom", f.DateFrom); err != nil {
+		return nil, 0, err
+	}
+	if err := checkDate("dateTo", f.DateTo); err != nil {
+		return nil, 0, err
+	}
+	if f.Limit < 0 || f.Offset < 0 {
+		return nil, 0, fmt.Errorf("%w: negative limit or offset", ErrInvalid)
+	}
+	if f.Booked {
+		limit := s.d.noLimit
+		if f.Limit > 0 {
+			limit = int64(f.Limit)
+			txs = make([]Transaction, 0, min(f.Limit, 1000))
+		}
+		rows, err := s.db.QueryContext(ctx, listBooked, accountID, f.DateFrom, f.DateTo, limit, int64(f.Offset))
+		if err != nil {
+			return nil, 0, s.fail(op, err)
+		}
+		if txs, err = scanTransactions(rows, accountID, true, txs); err != nil {
+			return nil, 0, s.fail(op, err)
+		}
+		bookedTotal = f.Offset + len(txs)
+		if (f.Limit > 0 && len(txs) == f.Limit) || (len(txs) == 0 && f.Offset > 0) {
+			// The page did not reach the end, or paged past it: count. A
+			// write between the two statements can skew the total by its
+			// size; a read transaction would serialise SQLite readers.
+			err := s.db.QueryRowContext(ctx, countBooked, accountID, f.DateFrom, f.DateTo).Scan(&bookedTotal)
+			if err != nil {
+				return nil, 0, s.fail(op, err)
+			}
+		}
+	}
+	if f.Pending {
+		rows, err := s.db.QueryContext(ctx, listPending, accountID)
+		if err != nil {
+			return nil, 0, s.fail(op, err)
+		}
+		if txs, err = scanTransactions(rows, accountID, false, txs); err != nil {
+			return nil, 0, s.fail(op, err)
+		}
+	}
+	if len(txs) == 0 && bookedTotal == 0 {
+		if ok, err := accountExists(ctx, s.db, accountID); err != nil || !ok {
+			return nil, 0, s.fail(op, orNoRows(err))
+		}
+	}
+	return txs, bookedTotal, nil
+}
+
+// scanTransactions appends the rows of listBooked or listPending to out,
+// and closes rows.
+func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Transaction) ([]Transaction, error) {
+	defer rows.Close()
+	// One destination list for every row: Scan overwrites each field.
+	t := Transaction{AccountID: accountID, Booked: booked}
+	dest := []any{&t.ID, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
+		jsonScan{&t.Details}, instantScan{&t.CreatedAt}}
+	for rows.Next() {
+		if err := rows.Scan(dest...); err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// GetTransaction returns one transaction of an account; a transaction of
+// another account is ErrNotFound.
+func (s *sqlStore) GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error) {
+	t := Transaction{AccountID: accountID}
+	err := s.db.QueryRowContext(ctx, `SELECT id, booked, amount, currency, booking_date, value_date, details, created_at
+		FROM transactions WHERE account_id = $1 AND id = $2`, accountID, id).
+		Scan(&t.ID, &t.Booked, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
+			jsonScan{&t.Details}, instantScan{&t.CreatedAt})
+	if err != nil {
+		return nil, s.fail("get transaction", err)
+	}
+	return &t, nil
+}

@@ -1,0 +1,149 @@
+package caddymodule
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net/http"
+	"path/filepath"
+	"sync"
+
+	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"go.uber.org/zap"
+
+	"github.com/obgw/obgw/backend"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+func init() {
+	caddy.RegisterModule(Backend{})
+}
+
+// Backend is the obgw_backend handler: the bank backend (consents, the SCA
+// page, accounts) as a terminal handler. In the single-process default it
+// runs behind obgw_verify on the same server and shares the obgw app's
+// context key; as its own service it is given the gateway's context_key.
+// The database is opened on the first request, not in Provision, so that
+// `caddy validate` needs no database and a database that is down at start
+// is retried instead of failing the whole configuration.
+type Backend struct {
+	// Database is "" (embedded SQLite under DataDir), a SQLite file path, or
+	// a postgres:// URL.
+	Database string `json:"database,omitempty"`
+	// DataDir holds the SQLite file (default: Caddy's data directory/obgw).
+	DataDir string `json:"data_dir,omitempty"`
+	// ContextKey is the base64 HS256 secret of the gateway's context tokens.
+	// Empty: the obgw app's key (single process).
+	ContextKey string `json:"context_key,omitempty"`
+	// Environment is sandbox or production; empty: the obgw app's, or sandbox.
+	Environment string `json:"environment,omitempty"`
+
+	tokens  *tppcontext.Verifier
+	logger  *zap.Logger
+	shared  *sharedStore
+	poolKey string
+
+	mu     sync.Mutex
+	server *backend.Server
+}
+
+// CaddyModule returns the Caddy module information.
+func (Backend) CaddyModule() caddy.ModuleInfo {
+	return caddy.ModuleInfo{
+		ID:  "http.handlers.obgw_backend",
+		New: func() caddy.Module { return new(Backend) },
+	}
+}
+
+// Provision sets up token verification; it opens no database.
+func (b *Backend) Provision(ctx caddy.Context) error {
+	b.logger = ctx.Logger()
+	var err error
+	if b.ContextKey != "" {
+		key, derr := base64.StdEncoding.DecodeString(b.ContextKey)
+		if derr != nil {
+			return fmt.Errorf("obgw_backend: context_key is not base64: %v", derr)
+		}
+		b.tokens, err = tppcontext.NewVerifier(key)
+		if err != nil {
+			return fmt.Errorf("obgw_backend: context_key: %v", err)
+		}
+	} else {
+		appIface, aerr := ctx.AppIfConfigured("obgw")
+		if aerr != nil {
+			return fmt.Errorf("obgw_backend: without context_key the obgw app must be configured: %v", aerr)
+		}
+		app := appIface.(*App)
+		if b.tokens, err = app.ContextVerifier(); err != nil {
+			return err
+		}
+		if b.Environment == "" {
+			b.Environment = app.Environment
+		}
+	}
+	if b.Environment == "" {
+		b.Environment = EnvSandbox
+	}
+	if b.Environment != EnvSandbox && b.Environment != EnvProduction {
+		return fmt.Errorf("obgw_backend: environment must be sandbox or production, not %q", b.Environment)
+	}
+	if b.DataDir == "" {
+		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
+	}
+	url := b.Database
+	if url == "" {
+		url = filepath.Join(b.DataDir, "obgw.db")
+	}
+	sandboxEnv := b.Environment == EnvSandbox
+	b.poolKey = url
+	v, _, err := stores.LoadOrNew(url, func() (caddy.Destructor, error) {
+		return &sharedStore{url: url, sandbox: sandboxEnv}, nil
+	})
+	if err != nil {
+		return err
+	}
+	b.shared = v.(*sharedStore)
+	return nil
+}
+
+// ready returns the backend server once the database is open.
+func (b *Backend) ready(ctx context.Context) (*backend.Server, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.server != nil {
+		return b.server, nil
+	}
+	st, err := b.shared.get(ctx)
+	if err != nil {
+		return nil, err
+	}
+	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox})
+	return b.server, nil
+}
+
+// ServeHTTP answers the request from the backend.
+func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Handler) error {
+	srv, err := b.ready(r.Context())
+	if err != nil {
+		b.logger.Error("backend database unavailable", zap.Error(err))
+		bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later").Write(w)
+		return nil
+	}
+	srv.ServeHTTP(w, r)
+	return nil
+}
+
+// Cleanup releases this configuration's use of the shared store.
+func (b *Backend) Cleanup() error {
+	_, err := stores.Delete(b.poolKey)
+	return err
+}
+
+// Interface guards.
+var (
+	_ caddy.Provisioner           = (*Backend)(nil)
+	_ caddy.CleanerUpper          = (*Backend)(nil)
+	_ caddyhttp.MiddlewareHandler = (*Backend)(nil)
+)

@@ -1,0 +1,78 @@
+package caddymodule
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/caddyserver/caddy/v2"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+)
+
+// stores shares one open store per database among every obgw_backend
+// handler of a process and across config reloads; the last user closes it.
+var stores = caddy.NewUsagePool()
+
+// sharedStore opens its database on first use and again after a failure,
+// so a database that is down at start-up is retried, not fatal.
+type sharedStore struct {
+	url     string
+	sandbox bool
+
+	mu sync.Mutex
+	st store.Store
+}
+
+// get returns the open store.
+func (s *sharedStore) get(ctx context.Context) (store.Store, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st != nil {
+		return s.st, nil
+	}
+	if dir := filepath.Dir(s.url); !isURL(s.url) && dir != "" {
+		if err := os.MkdirAll(dir, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	ctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	st, err := store.Open(ctx, s.url, store.Options{})
+	if err != nil {
+		return nil, err
+	}
+	if s.sandbox {
+		// An empty sandbox gets the fixed data set.
+		if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
+			st.Close()
+			return nil, err
+		}
+	}
+	s.st = st
+	return st, nil
+}
+
+// Destruct closes the store when no configuration uses it any more.
+func (s *sharedStore) Destruct() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.st != nil {
+		return s.st.Close()
+	}
+	return nil
+}
+
+func isURL(s string) bool {
+	for _, p := range []string{"postgres://", "postgresql://"} {
+		if len(s) >= len(p) && s[:len(p)] == p {
+			return true
+		}
+	}
+	return false
+}
+
+var _ caddy.Destructor = (*sharedStore)(nil)

@@ -1,0 +1,215 @@
+package integration
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+)
+
+const postgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
+
+// databaseEnv returns the environment that points a gateway at a fresh
+// database of kind: an SQLite data directory, or a new PostgreSQL schema.
+func databaseEnv(t *testing.T, kind string) []string {
+	t.Helper()
+	if kind == "sqlite" {
+		return []string{"OBGW_DATA_DIR=" + t.TempDir()}
+	}
+	if os.Getenv("OBGW_SKIP_POSTGRES") == "1" {
+		t.Skip("OBGW_SKIP_POSTGRES=1")
+	}
+	b := make([]byte, 6)
+	rand.Read(b)
+	schema := "t_it_" + hex.EncodeToString(b)
+	st, err := store.Open(context.Background(), postgresURL, store.Options{Schema: schema})
+	if err != nil {
+		t.Fatalf("PostgreSQL: %v", err)
+	}
+	st.Close()
+	return []string{"OBGW_DATABASE_URL=" + postgresURL + "&search_path=" + schema}
+}
+
+// tppSession drives the TPP side: signed calls through the gateway.
+type tppSession struct {
+	t      *testing.T
+	g      *gateway
+	c      *http.Client
+	tpp    string
+	sid    string
+	psuID  string
+	corpID string
+}
+
+func (s *tppSession) call(method, path string, psuPresent bool) response {
+	s.t.Helper()
+	req := newRequest(s.t, s.g, method, path, nil)
+	req.Header.Set("TPP-Session-ID", s.sid)
+	if s.psuID != "" {
+		req.Header.Set("PSU-ID", s.psuID)
+	}
+	if s.corpID != "" {
+		req.Header.Set("PSU-Corporate-ID", s.corpID)
+	}
+	if psuPresent {
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	}
+	if err := signer(s.t, s.tpp).Sign(req, nil); err != nil {
+		s.t.Fatal(err)
+	}
+	return send(s.t, s.c, req)
+}
+
+var (
+	csrfRe    = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+	accountRe = regexp.MustCompile(`name="account" value="([^"]+)"`)
+)
+
+// psuBrowser walks the SCA page over HTTP with a cookie jar, as a browser
+// would, without following the final redirect to the TPP.
+func psuBrowser(t *testing.T, g *gateway, href, number string, accounts int) url.Values {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := client(nil)
+	c.Jar = jar
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != g.addr {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	base := "https://" + g.addr
+	get := func() string {
+		resp, err := c.Get(base + href)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		if resp.StatusCode != 200 {
+			t.Fatalf("SCA page: %d %s", resp.StatusCode, b)
+		}
+		return string(b)
+	}
+	post := func(page string, form url.Values) *http.Response {
+		form.Set("csrf", csrfRe.FindStringSubmatch(page)[1])
+		resp, err := c.PostForm(base+href, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	read := func(r *http.Response) string { defer r.Body.Close(); b, _ := io.ReadAll(r.Body); return string(b) }
+	page := get()
+	page = read(post(page, url.Values{"step": {"identify"}, "customerNumber": {number}}))
+	page = read(post(page, url.Values{"step": {"context"}, "context": {"PRIVATE"}}))
+	form := url.Values{"step": {"confirm"}}
+	for _, m := range accountRe.FindAllStringSubmatch(page, accounts) {
+		form.Add("account", m[1])
+	}
+	resp := post(page, form)
+	resp.Body.Close()
+	loc, err := url.Parse(resp.Header.Get("Location"))
+	if resp.StatusCode != http.StatusSeeOther || err != nil || loc.Host != "tpp.example.no" {
+		t.Fatalf("final redirect: %d %q", resp.StatusCode, resp.Header.Get("Location"))
+	}
+	return loc.Query()
+}
+
+// TestConsentThroughGateway runs the whole account-information journey
+// through the shipped Caddyfile: consent, SCA page, redirect, signed reads,
+// on the embedded SQLite store and on PostgreSQL.
+func TestConsentThroughGateway(t *testing.T) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		t.Run(kind, func(t *testing.T) {
+			g := startGateway(t, "Caddyfile", databaseEnv(t, kind)...)
+			journey(t, g)
+		})
+	}
+}
+
+func journey(t *testing.T, g *gateway) {
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	got := s.call("GET", "/v1/accounts", true)
+	if got.status != 401 || got.err.code() != "CONSENT_INVALID" || got.err.Links["scaRedirect"].Href == "" {
+		t.Fatalf("before consent: %d %s", got.status, got.body)
+	}
+	got = s.call("POST", "/v1/bank-offered-consents", true)
+	var created struct {
+		ConsentID string `json:"consentId"`
+		Links     map[string]struct {
+			Href string `json:"href"`
+		} `json:"_links"`
+	}
+	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || !strings.HasPrefix(created.Links["scaRedirect"].Href, "/v1/") {
+		t.Fatalf("create consent: %d %s", got.status, got.body)
+	}
+	q := psuBrowser(t, g, created.Links["scaRedirect"].Href, sandbox.KariNumber, 2)
+	if q.Get("tpp-session-id") != s.sid || q.Get("context") != "PRIVATE" {
+		t.Fatalf("redirect %v", q)
+	}
+	s.psuID = q.Get("psu-id")
+	got = s.call("GET", "/v1/accounts?withBalance=true", true)
+	var list struct {
+		Accounts []struct {
+			ResourceID string `json:"resourceId"`
+			IBAN       string `json:"iban"`
+		} `json:"accounts"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &list) != nil || len(list.Accounts) != 2 {
+		t.Fatalf("accounts: %d %s", got.status, got.body)
+	}
+	got = s.call("GET", "/v1/accounts/"+list.Accounts[0].ResourceID+"/transactions", true)
+	if got.status != 200 || !strings.Contains(string(got.body), `"booked"`) {
+		t.Fatalf("transactions: %d %s", got.status, got.body)
+	}
+	if got = s.call("GET", "/v1/bank-offered-consents/"+created.ConsentID+"/status", true); !strings.Contains(string(got.body), `"valid"`) {
+		t.Fatalf("consent status: %d %s", got.status, got.body)
+	}
+	// Another TPP cannot use this PSU-ID.
+	other := &tppSession{t: t, g: g, c: s.c, tpp: "aisp", sid: s.sid, psuID: s.psuID}
+	if got = other.call("GET", "/v1/accounts", true); got.status != 401 {
+		t.Fatalf("other TPP: %d %s", got.status, got.body)
+	}
+}
+
+// TestSplitDeployment runs the gateway and a backend-only process, as a
+// bank would across two hosts, and the same journey through both.
+func TestSplitDeployment(t *testing.T) {
+	port := freePort(t)
+	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("s", 32)))
+	env := append(databaseEnv(t, "sqlite"), "OBGW_CONTEXT_KEY="+key)
+	startBackend(t, "testdata/split/backend.Caddyfile", port, env...)
+	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=proxy", fmt.Sprintf("OBGW_BACKEND_URL=127.0.0.1:%d", port), "OBGW_CONTEXT_KEY="+key)
+	journey(t, g)
+
+	// The backend refuses a request that did not come through a gateway
+	// holding the key, even with a forged context header.
+	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/v1/accounts", port), nil)
+	req.Header.Set("X-Request-ID", uuid.NewString())
+	req.Header.Set("X-Obgw-Context", "eyJhbGciOiJIUzI1NiJ9.eyJ0cHAiOiJQU0ROTy1GU0EtOTg3NjU0MzIxIn0.AAAA")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 401 || !strings.Contains(string(b), "tppMessages") {
+		t.Fatalf("direct call to backend: %d %s", resp.StatusCode, b)
+	}
+}
