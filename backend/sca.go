@@ -111,9 +111,21 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("X-Frame-Options", "SAMEORIGIN")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'self'")
+	// form-action also governs where a form's redirect may lead: the
+	// TPP-Redirect-URI's origin, and nothing else.
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+origin(f.RedirectURI)+"; frame-ancestors 'self'")
 	h.Set("Referrer-Policy", "no-referrer")
 	_ = scaTemplate.Execute(w, v)
+}
+
+// origin returns scheme://host[:port] of a redirect URI for a CSP source
+// list, or 'none' when it does not parse (the redirect is then refused).
+func origin(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" || (u.Scheme != "https" && u.Scheme != "http") || strings.ContainsAny(u.Host, " ;,'") {
+		return "'none'"
+	}
+	return u.Scheme + "://" + u.Host
 }
 
 // offered lists the accounts the PSU may consent to in the flow's context:

@@ -3,15 +3,12 @@ package backend
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -23,11 +20,9 @@ import (
 
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/store/storetest"
 	"github.com/obgw/obgw/tppcontext"
 )
-
-// postgresURL is the test database; each test gets its own schema.
-const postgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
 // clock is a settable test clock.
 type clock struct {
@@ -66,12 +61,8 @@ func newHarness(t *testing.T, kind string) *harness {
 	case "sqlite":
 		st, err = store.Open(ctx, filepath.Join(t.TempDir(), "obgw.db"), store.Options{Clock: clk.now})
 	case "postgres":
-		if os.Getenv("OBGW_SKIP_POSTGRES") == "1" {
-			t.Skip("OBGW_SKIP_POSTGRES=1")
-		}
-		b := make([]byte, 6)
-		rand.Read(b)
-		st, err = store.Open(ctx, postgresURL, store.Options{Clock: clk.now, Schema: "t_backend_" + hex.EncodeToString(b)})
+		url, _ := storetest.Schema(t, "t_backend")
+		st, err = store.Open(ctx, url, store.Options{Clock: clk.now})
 	}
 	if err != nil {
 		t.Fatalf("opening %s store: %v", kind, err)

@@ -45,7 +45,7 @@ type Backend struct {
 	shared  *sharedStore
 	poolKey string
 
-	mu     sync.Mutex
+	mu     *sync.Mutex // guards server; a pointer so Backend stays copyable
 	server *backend.Server
 }
 
@@ -60,6 +60,7 @@ func (Backend) CaddyModule() caddy.ModuleInfo {
 // Provision sets up token verification; it opens no database.
 func (b *Backend) Provision(ctx caddy.Context) error {
 	b.logger = ctx.Logger()
+	b.mu = new(sync.Mutex)
 	var err error
 	if b.ContextKey != "" {
 		key, derr := base64.StdEncoding.DecodeString(b.ContextKey)

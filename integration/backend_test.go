@@ -1,17 +1,13 @@
 package integration
 
 import (
-	"context"
-	"crypto/rand"
 	"encoding/base64"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -19,10 +15,8 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/obgw/obgw/backend/sandbox"
-	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/store/storetest"
 )
-
-const postgresURL = "postgres://postgres@127.0.0.1:5432/test?sslmode=disable"
 
 // databaseEnv returns the environment that points a gateway at a fresh
 // database of kind: an SQLite data directory, or a new PostgreSQL schema.
@@ -31,18 +25,8 @@ func databaseEnv(t *testing.T, kind string) []string {
 	if kind == "sqlite" {
 		return []string{"OBGW_DATA_DIR=" + t.TempDir()}
 	}
-	if os.Getenv("OBGW_SKIP_POSTGRES") == "1" {
-		t.Skip("OBGW_SKIP_POSTGRES=1")
-	}
-	b := make([]byte, 6)
-	rand.Read(b)
-	schema := "t_it_" + hex.EncodeToString(b)
-	st, err := store.Open(context.Background(), postgresURL, store.Options{Schema: schema})
-	if err != nil {
-		t.Fatalf("PostgreSQL: %v", err)
-	}
-	st.Close()
-	return []string{"OBGW_DATABASE_URL=" + postgresURL + "&search_path=" + schema}
+	url, _ := storetest.Schema(t, "t_it")
+	return []string{"OBGW_DATABASE_URL=" + url}
 }
 
 // tppSession drives the TPP side: signed calls through the gateway.

@@ -31,6 +31,11 @@ func (s *sqlStore) CreateConsent(ctx context.Context, c *Consent) error {
 	}
 	accounts := dedupe(c.AccountIDs)
 	id, now := newID(), s.stamp()
+	if c.ID != "" {
+		// The backend ties a consent to its SCA flow by reusing the flow's
+		// id, which the TPP already holds as consentId.
+		id = c.ID
+	}
 	err := s.inTx(ctx, op, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO consents (`+consentColumns+`)
 			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,

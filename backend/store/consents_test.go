@@ -43,6 +43,13 @@ func TestConsents(t *testing.T) {
 			t.Fatalf("ListConsents = %+v, want none", none)
 		}
 
+		// A preset ID (the SCA flow's) is kept; a taken one is a conflict.
+		preset := &Consent{ID: "enc!!preset-consent-id", TPP: tppA, CustomerID: c.ID, Status: ConsentValid}
+		wantErr(t, "CreateConsent with ID", s.CreateConsent(ctx, preset), nil)
+		if got, err := s.GetConsent(ctx, "enc!!preset-consent-id"); err != nil || got.TPP != tppA {
+			t.Fatalf("preset ID not kept: %v %v", got, err)
+		}
+		wantErr(t, "CreateConsent with a taken ID", s.CreateConsent(ctx, &Consent{ID: preset.ID, TPP: tppA, CustomerID: c.ID, Status: ConsentValid}), ErrConflict)
 		wantErr(t, "SetConsentStatus", s.SetConsentStatus(ctx, first.ID, ConsentRevokedByPSU), nil)
 		got, _ = s.GetConsent(ctx, first.ID)
 		if got.Status != ConsentRevokedByPSU {

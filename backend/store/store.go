@@ -98,7 +98,8 @@ type Store interface {
 	// GetSession returns a session by (TPP, TPP-Session-ID).
 	GetSession(ctx context.Context, tpp, tppSessionID string) (*Session, error)
 
-	// CreateConsent stores c, assigning ID and CreatedAt.
+	// CreateConsent stores c, assigning CreatedAt, and ID unless c.ID is
+	// already set (a taken ID is ErrConflict).
 	CreateConsent(ctx context.Context, c *Consent) error
 	// GetConsent returns a consent by ID.
 	GetConsent(ctx context.Context, id string) (*Consent, error)
