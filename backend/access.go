@@ -12,7 +12,10 @@ import (
 
 // Flow purposes.
 const (
+	// PurposeConsent: a bank-offered consent; the PSU chooses accounts.
 	PurposeConsent = "consent"
+	// PurposeUser: SCA alone, for a PISP that is not an AISP (GET /v1/user).
+	PurposeUser = "user"
 )
 
 // access is what a TPP may see for one request: the PSU, how it

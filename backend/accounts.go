@@ -1,9 +1,11 @@
 package backend
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"net/http"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -229,24 +231,66 @@ func parseTransactionQuery(r *http.Request) (transactionQuery, *bgerror.Error) {
 	return tq, nil
 }
 
-// transactionJSON merges a transaction's stored details with its ids,
-// dates and amount.
-func transactionJSON(t *store.Transaction, kind store.AccountKind) map[string]any {
-	m := map[string]any{}
-	if len(t.Details) > 0 {
-		_ = json.Unmarshal(t.Details, &m)
+// transactionOut is one transaction as served: the fields obgw owns, then
+// the stored details (remittance information, counterparties, card fields)
+// spliced in without decoding them.
+type transactionOut struct {
+	TransactionID     string          `json:"transactionId,omitempty"`
+	CardTransactionID string          `json:"cardTransactionId,omitempty"`
+	BookingDate       string          `json:"bookingDate,omitempty"`
+	ValueDate         string          `json:"valueDate,omitempty"`
+	TransactionAmount amount          `json:"transactionAmount"`
+	Links             map[string]link `json:"_links,omitempty"`
+	details           json.RawMessage
+}
+
+// reservedKeys are the members transactionOut writes itself; details that
+// carry one of them go the slow way, so no key is ever sent twice.
+var reservedKeys = [][]byte{[]byte(`"transactionId"`), []byte(`"cardTransactionId"`), []byte(`"bookingDate"`),
+	[]byte(`"valueDate"`), []byte(`"transactionAmount"`), []byte(`"_links"`)}
+
+// MarshalJSON writes the owned fields and the details' members.
+func (t transactionOut) MarshalJSON() ([]byte, error) {
+	type plain transactionOut
+	own, err := json.Marshal(plain(t))
+	if err != nil {
+		return nil, err
 	}
+	d := bytes.TrimSpace(t.details)
+	if len(d) < 2 || d[0] != '{' || bytes.Equal(d, []byte("{}")) {
+		return own, nil
+	}
+	for _, k := range reservedKeys {
+		if bytes.Contains(d, k) {
+			var m map[string]json.RawMessage
+			if err := json.Unmarshal(d, &m); err != nil {
+				return own, nil
+			}
+			for _, k := range reservedKeys {
+				delete(m, string(k[1:len(k)-1]))
+			}
+			if d, err = json.Marshal(m); err != nil || len(d) <= 2 {
+				return own, nil
+			}
+			break
+		}
+	}
+	out := make([]byte, 0, len(own)+len(d))
+	out = append(out, own[:len(own)-1]...)
+	out = append(out, ',')
+	return append(out, d[1:]...), nil
+}
+
+// transactionJSON is a transaction as served.
+func transactionJSON(t *store.Transaction, kind store.AccountKind) transactionOut {
+	o := transactionOut{BookingDate: t.BookingDate, TransactionAmount: amountOf(t.Amount, t.Currency), details: t.Details}
 	if kind == store.KindCardAccount {
-		m["cardTransactionId"] = t.ID
+		o.CardTransactionID = t.ID
 	} else {
-		m["transactionId"] = t.ID
-		m["valueDate"] = t.ValueDate
+		o.TransactionID = t.ID
+		o.ValueDate = t.ValueDate
 	}
-	if t.BookingDate != "" {
-		m["bookingDate"] = t.BookingDate
-	}
-	m["transactionAmount"] = amountOf(t.Amount, t.Currency)
-	return m
+	return o
 }
 
 func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
@@ -274,23 +318,18 @@ func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWrit
 		if err != nil {
 			return storeError(err, "the transactions")
 		}
-		booked, pending := []map[string]any{}, []map[string]any{}
+		booked, pending := make([]transactionOut, 0, len(txs)), []transactionOut{}
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j["_links"] = map[string]link{"transactionDetails": get(collection(kind) + "/" + acc.ID + "/transactions/" + txs[i].ID)}
+				j.Links = map[string]link{"transactionDetails": get(collection(kind) + "/" + acc.ID + "/transactions/" + txs[i].ID)}
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
 			}
 		}
-		links := map[string]link{"account": get(collection(kind) + "/" + acc.ID)}
-		if tq.filter.Booked && tq.filter.Offset+tq.filter.Limit < total {
-			q := r.URL.Query()
-			q.Set("offset", strconv.Itoa(tq.filter.Offset+tq.filter.Limit))
-			q.Set("limit", strconv.Itoa(tq.filter.Limit))
-			links["next"] = get(collection(kind) + "/" + acc.ID + "/transactions?" + q.Encode())
-		}
+		links := pageLinks(collection(kind)+"/"+acc.ID+"/transactions", r.URL.Query(), tq.filter, total)
+		links["account"] = get(collection(kind) + "/" + acc.ID)
 		list := map[string]any{"booked": booked, "pending": pending, "_links": links}
 		if kind == store.KindCardAccount {
 			writeJSON(w, http.StatusOK, map[string]any{"cardAccount": reference(acc), "cardTransactions": list})
@@ -299,6 +338,42 @@ func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWrit
 		}
 		return nil
 	}
+}
+
+// pageLinks returns first, previous, next and last links of a booked
+// listing of total transactions, each with the same page size (default 200)
+// and the request's other parameters.
+func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) map[string]link {
+	links := map[string]link{}
+	if !f.Booked || f.Limit <= 0 {
+		return links
+	}
+	at := func(offset int) link {
+		v := url.Values{}
+		for k, vs := range q {
+			v[k] = vs
+		}
+		v.Set("offset", strconv.Itoa(offset))
+		v.Set("limit", strconv.Itoa(f.Limit))
+		return get(path + "?" + v.Encode())
+	}
+	last := 0
+	if total > 0 {
+		last = (total - 1) / f.Limit * f.Limit
+	}
+	links["first"] = at(0)
+	links["last"] = at(last)
+	if f.Offset > 0 {
+		prev := f.Offset - f.Limit
+		if prev < 0 {
+			prev = 0
+		}
+		links["previous"] = at(prev)
+	}
+	if f.Offset+f.Limit < total {
+		links["next"] = at(f.Offset + f.Limit)
+	}
+	return links
 }
 
 func (s *Server) getTransaction(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {

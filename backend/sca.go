@@ -75,6 +75,8 @@ func step(f *store.SCAFlow) string {
 		return "identify"
 	case f.Context == "":
 		return "context"
+	case f.Purpose == PurposeUser:
+		return "authorise"
 	default:
 		return "accounts"
 	}
@@ -242,11 +244,14 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 		}
 		s.advance(w, r, f)
 	case "confirm":
-		if step(f) != "accounts" {
+		switch step(f) {
+		case "accounts":
+			s.confirm(w, r, f)
+		case "authorise":
+			s.complete(w, r, f, nil)
+		default:
 			s.render(w, r, f, "")
-			return
 		}
-		s.confirm(w, r, f)
 	default:
 		s.render(w, r, f, "")
 	}
@@ -276,8 +281,7 @@ func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
 }
 
-// confirm completes a consent flow with the chosen accounts: the consent,
-// the TPP session and the PSU's identifiers, then the success redirect.
+// confirm completes a consent flow with the chosen accounts.
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	ctx := r.Context()
 	offered, err := s.offered(ctx, f)
@@ -301,6 +305,14 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 		s.render(w, r, f, "Choose at least one account, or cancel.")
 		return
 	}
+	s.complete(w, r, f, chosen)
+}
+
+// complete ends a flow successfully: the consent for the chosen accounts
+// (none for a PISP-only flow), the TPP session and the PSU's identifiers,
+// then the success redirect.
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
+	ctx := r.Context()
 	f.State = store.FlowCompleted
 	if err := s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending); err != nil {
 		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusConflict)
@@ -316,7 +328,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
 	}
 	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
-	if err == nil {
+	if err == nil && f.Purpose == PurposeConsent {
 		err = s.cfg.Store.CreateConsent(ctx, consent)
 	}
 	if err == nil {

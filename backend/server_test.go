@@ -507,3 +507,36 @@ func TestSCAPageCSRF(t *testing.T) {
 		t.Fatalf("CSP %q", r2.Header.Get("Content-Security-Policy"))
 	}
 }
+
+func TestPISPOnlyUserJourney(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/user", sid: "p1", psuPresent: true})
+		href := scaLink(b)
+		if status != 401 || errCode(b) != "CONSENT_INVALID" || href == "" {
+			t.Fatalf("before SCA: %d %v", status, b)
+		}
+		p := h.browser()
+		page := p.open(href)
+		page = body(p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.OlaNumber}}))
+		page = body(p.submit(href, page, url.Values{"step": {"context"}, "context": {"PRIVATE"}}))
+		if strings.Contains(page, `name="account"`) || !strings.Contains(page, `id="confirm"`) {
+			t.Fatalf("PISP-only flow offers accounts: %s", page)
+		}
+		resp := p.submit(href, page, url.Values{"step": {"confirm"}})
+		resp.Body.Close()
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		psuID := loc.Query().Get("psu-id")
+		if resp.StatusCode != 303 || psuID == "" || loc.Query().Get("tpp-session-id") != "p1" {
+			t.Fatalf("redirect %d %s", resp.StatusCode, loc)
+		}
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/user", sid: "p1", psuID: psuID, psuPresent: true})
+		if status != 200 || b["psuId"] != psuID || b["context"] != "PRIVATE" {
+			t.Fatalf("after SCA: %d %v", status, b)
+		}
+		// SCA alone is no account consent.
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "p1", psuID: psuID, psuPresent: true})
+		if status != 401 || errCode(b) != "CONSENT_INVALID" {
+			t.Fatalf("accounts without consent: %d %v", status, b)
+		}
+	})
+}

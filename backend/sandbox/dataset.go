@@ -181,10 +181,18 @@ func addHistory(ctx context.Context, st store.Store, a *store.Account, specs []t
 	txs := make([]store.Transaction, 0, len(specs))
 	for _, s := range specs {
 		day := now.AddDate(0, 0, -s.daysAgo).UTC().Format(time.DateOnly)
-		details := map[string]any{"remittanceInformationUnstructured": s.text}
+		details := map[string]any{
+			"remittanceInformationUnstructured":      s.text,
+			"remittanceInformationUnstructuredArray": []string{s.text},
+		}
 		if s.other != "" {
 			if s.amount < 0 {
 				details["creditorName"] = s.other
+				// Bills are paid with a KID reference, shown both as the
+				// structured array and the bank's proprietary field.
+				kid := kidFor(s.daysAgo)
+				details["remittanceInformationStructuredArray"] = []map[string]string{{"reference": kid, "referenceType": "SCOR"}}
+				details["additionalInformationProprietary1"] = "KID " + kid
 			} else {
 				details["debtorName"] = s.other
 			}
@@ -222,4 +230,22 @@ func addHistory(ctx context.Context, st store.Store, a *store.Account, specs []t
 		{Type: "closingBooked", Amount: booked, Currency: a.Currency, ReferenceDate: today, LastChange: now},
 		{Type: "expected", Amount: booked + pending, Currency: a.Currency, ReferenceDate: today, LastChange: now},
 	})
+}
+
+// kidFor returns a fixed KID (Norwegian payment reference) with a valid
+// MOD10 check digit for a seed transaction.
+func kidFor(n int) string {
+	base := fmt.Sprintf("%08d", 10000000+n*7919)
+	sum := 0
+	for i := len(base) - 1; i >= 0; i-- {
+		d := int(base[i] - '0')
+		if (len(base)-1-i)%2 == 0 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return base + string(rune('0'+(10-sum%10)%10))
 }

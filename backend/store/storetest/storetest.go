@@ -58,3 +58,18 @@ func Schema(t testing.TB, prefix string) (url, schema string) {
 	}
 	return base + sep + "search_path=" + schema, schema
 }
+
+// Analyze refreshes the planner statistics of the database at url, as
+// autovacuum would on a live server, so benchmarks that just bulk-loaded
+// rows measure the plans production gets.
+func Analyze(t testing.TB, url string) {
+	t.Helper()
+	db, err := sql.Open("pgx", url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if _, err := db.Exec(`ANALYZE`); err != nil {
+		t.Fatalf("ANALYZE: %v", err)
+	}
+}

@@ -1,0 +1,56 @@
+package backend
+
+import (
+	"encoding/json"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+func TestTransactionOutSplicesDetails(t *testing.T) {
+	tx := &store.Transaction{ID: "enc!!t1", Booked: true, Amount: -12345, Currency: "NOK", BookingDate: "2026-11-01", ValueDate: "2026-11-02",
+		Details: json.RawMessage(`{"remittanceInformationUnstructured":"Faktura","creditorName":"A"}`)}
+	out, err := json.Marshal(transactionJSON(tx, store.KindAccount))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("%s: %v", out, err)
+	}
+	if m["transactionId"] != "enc!!t1" || m["creditorName"] != "A" || m["transactionAmount"].(map[string]any)["amount"] != "-123.45" {
+		t.Fatalf("%s", out)
+	}
+	// Details that repeat an owned key lose it: no key is sent twice.
+	tx.Details = json.RawMessage(`{"transactionId":"forged","transactionAmount":1,"x":2}`)
+	out, _ = json.Marshal(transactionJSON(tx, store.KindAccount))
+	if strings.Count(string(out), `"transactionId"`) != 1 || strings.Contains(string(out), "forged") || !strings.Contains(string(out), `"x":2`) {
+		t.Fatalf("%s", out)
+	}
+	// Card transactions carry cardTransactionId and no valueDate.
+	tx.Details = nil
+	out, _ = json.Marshal(transactionJSON(tx, store.KindCardAccount))
+	if !strings.Contains(string(out), `"cardTransactionId":"enc!!t1"`) || strings.Contains(string(out), "valueDate") {
+		t.Fatalf("%s", out)
+	}
+}
+
+func TestPageLinks(t *testing.T) {
+	f := store.TransactionFilter{Booked: true, Limit: 200, Offset: 200}
+	l := pageLinks("/v1/accounts/a/transactions", url.Values{"bookingStatus": {"booked"}}, f, 650)
+	for name, wantOffset := range map[string]string{"first": "0", "previous": "0", "next": "400", "last": "600"} {
+		u, err := url.Parse(l[name].Href)
+		if err != nil || u.Query().Get("offset") != wantOffset || u.Query().Get("limit") != "200" || u.Query().Get("bookingStatus") != "booked" {
+			t.Errorf("%s: %q", name, l[name].Href)
+		}
+	}
+	l = pageLinks("/x", url.Values{}, store.TransactionFilter{Booked: true, Limit: 200}, 150)
+	if _, ok := l["next"]; ok {
+		t.Error("next link on the only page")
+	}
+	if _, ok := l["previous"]; ok {
+		t.Error("previous link on the first page")
+	}
+}

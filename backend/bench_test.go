@@ -1,0 +1,129 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/store/storetest"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// benchTransactions is how many booked transactions the paging benchmark
+// puts on one account (OBGW_BENCH_TRANSACTIONS overrides, for quick runs).
+func benchTransactions() int {
+	if n, err := strconv.Atoi(os.Getenv("OBGW_BENCH_TRANSACTIONS")); err == nil && n > 0 {
+		return n
+	}
+	return 1_000_000
+}
+
+// seedHistory books n transactions on a new account of a new customer with
+// a valid consent for the TPP, and returns the account id and PSU-ID.
+func seedHistory(b *testing.B, st store.Store, n int, now time.Time) (accountID, psuID string) {
+	ctx := context.Background()
+	c := &store.Customer{Number: "bench-" + uuid.NewString()[:8], Name: "Bench", Type: store.CustomerPrivate}
+	if err := st.CreateCustomer(ctx, c); err != nil {
+		b.Fatal(err)
+	}
+	a := &store.Account{CustomerID: c.ID, Kind: store.KindAccount, Name: "Bench", Currency: "NOK", CashAccountType: "CACC"}
+	if err := st.CreateAccount(ctx, a); err != nil {
+		b.Fatal(err)
+	}
+	details := json.RawMessage(`{"remittanceInformationUnstructured":"Faktura","creditorName":"Leverandør AS"}`)
+	const batch = 5000
+	start := time.Now()
+	for done := 0; done < n; done += batch {
+		txs := make([]store.Transaction, 0, batch)
+		for i := done; i < n && i < done+batch; i++ {
+			day := now.AddDate(0, 0, -(i % 720)).Format(time.DateOnly)
+			txs = append(txs, store.Transaction{Booked: true, Amount: -int64(100 + i%5000), Currency: "NOK",
+				BookingDate: day, ValueDate: day, Details: details})
+		}
+		if err := st.AddTransactions(ctx, a.ID, txs); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.Logf("seeded %d transactions in %s", n, time.Since(start).Round(time.Millisecond))
+	if err := st.CreateConsent(ctx, &store.Consent{TPP: "PSDNO-FSA-987654321", CustomerID: c.ID, Context: "PRIVATE",
+		AccountIDs: []string{a.ID}, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now}); err != nil {
+		b.Fatal(err)
+	}
+	psu, err := st.PSUID(ctx, "PSDNO-FSA-987654321", c.ID)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := st.CompleteSession(ctx, &store.Session{TPP: "PSDNO-FSA-987654321", TPPSessionID: "bench", CustomerID: c.ID,
+		Context: "PRIVATE", ValidUntil: now.Add(SessionLifetime)}); err != nil {
+		b.Fatal(err)
+	}
+	return a.ID, psu
+}
+
+// BenchmarkTransactionsPage is a page of 200 booked transactions of an
+// account holding a million, through the backend handler, on SQLite and on
+// PostgreSQL. It reports p50/p99 per request and the heap after the run
+// (memory must stay flat across pages).
+func BenchmarkTransactionsPage(b *testing.B) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		b.Run(kind, func(b *testing.B) {
+			ctx := context.Background()
+			url := filepath.Join(b.TempDir(), "bench.db")
+			if kind == "postgres" {
+				url, _ = storetest.Schema(b, "t_bench")
+			}
+			st, err := store.Open(ctx, url, store.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer st.Close()
+			now := time.Now().UTC()
+			accountID, psuID := seedHistory(b, st, benchTransactions(), now)
+			if kind == "postgres" {
+				storetest.Analyze(b, url)
+			}
+			key := make([]byte, 32)
+			iss, _ := tppcontext.NewIssuer(key)
+			ver, _ := tppcontext.NewVerifier(key)
+			srv := New(Config{Store: st, Tokens: ver})
+			pages := []string{"", "&offset=200", "&offset=4000", "&dateFrom=" + now.AddDate(0, -2, 0).Format(time.DateOnly)}
+			var lat []time.Duration
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				rid := uuid.NewString()
+				req := httptest.NewRequest("GET", "/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pages[i%len(pages)], nil)
+				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", RequestID: rid, PSUID: psuID, PSUPresent: true}, time.Now())
+				req.Header.Set("X-Request-ID", rid)
+				req.Header.Set("TPP-Session-ID", "bench")
+				req.Header.Set(tppcontext.Header, tok)
+				rec := httptest.NewRecorder()
+				t0 := time.Now()
+				srv.ServeHTTP(rec, req)
+				lat = append(lat, time.Since(t0))
+				if rec.Code != http.StatusOK {
+					b.Fatalf("%d %s", rec.Code, rec.Body.String())
+				}
+				i++
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+			var ms runtime.MemStats
+			runtime.GC()
+			runtime.ReadMemStats(&ms)
+			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
+		})
+	}
+}

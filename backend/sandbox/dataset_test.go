@@ -1,0 +1,109 @@
+package sandbox
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/store"
+)
+
+func TestSeedFixedDataSet(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "s.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	now := time.Now()
+	if err := Seed(ctx, st, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := Seed(ctx, st, now); err != nil { // a second start changes nothing
+		t.Fatal(err)
+	}
+	cs, _ := st.ListCustomers(ctx)
+	var private, corporate int
+	for _, c := range cs {
+		if c.Type == store.CustomerPrivate {
+			private++
+		} else {
+			corporate++
+		}
+	}
+	if private != 3 || corporate != 2 {
+		t.Fatalf("%d private, %d corporate customers", private, corporate)
+	}
+	for _, number := range []string{KariNumber, OlaNumber} {
+		c, err := st.GetCustomerByNumber(ctx, number)
+		if err != nil {
+			t.Fatal(err)
+		}
+		accs, _ := st.ListCustomerAccounts(ctx, c.ID)
+		var accounts, cards int
+		for _, a := range accs {
+			if a.Kind == store.KindCardAccount {
+				cards++
+				continue
+			}
+			accounts++
+			if !bankaccount.ValidBBAN(a.BBAN) || !bankaccount.ValidIBAN(a.IBAN) {
+				t.Errorf("%s: invalid BBAN %s or IBAN %s", a.Name, a.BBAN, a.IBAN)
+			}
+		}
+		if accounts != 2 || cards != 1 {
+			t.Errorf("%s: %d accounts, %d card accounts", number, accounts, cards)
+		}
+		// The booked balance matches the booked transaction list.
+		for _, a := range accs {
+			txs, _, err := st.ListTransactions(ctx, a.ID, store.TransactionFilter{Booked: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var sum int64
+			for _, tx := range txs {
+				sum += tx.Amount
+				var d map[string]any
+				if err := json.Unmarshal(tx.Details, &d); err != nil {
+					t.Fatal(err)
+				}
+			}
+			bs, _ := st.ListBalances(ctx, a.ID)
+			for _, b := range bs {
+				if b.Type == "closingBooked" && b.Amount != sum {
+					t.Errorf("%s: closingBooked %d, booked transactions sum to %d", a.Name, b.Amount, sum)
+				}
+			}
+		}
+	}
+	for _, number := range []string{FjordfiskNumber, BakeriNumber} {
+		c, _ := st.GetCustomerByNumber(ctx, number)
+		accs, _ := st.ListCustomerAccounts(ctx, c.ID)
+		if len(accs) != 2 {
+			t.Errorf("%s: %d accounts", number, len(accs))
+		}
+	}
+}
+
+func TestKIDsHaveMOD10CheckDigits(t *testing.T) {
+	for _, n := range []int{0, 5, 9, 120} {
+		kid := kidFor(n)
+		sum := 0
+		for i := len(kid) - 1; i >= 0; i-- {
+			d := int(kid[i] - '0')
+			if (len(kid)-1-i)%2 == 1 {
+				d *= 2
+				if d > 9 {
+					d -= 9
+				}
+			}
+			sum += d
+		}
+		if sum%10 != 0 {
+			t.Errorf("KID %s fails MOD10", kid)
+		}
+	}
+}
