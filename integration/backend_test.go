@@ -143,7 +143,7 @@ func journey(t *testing.T, g *gateway) {
 	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || !strings.HasPrefix(created.Links["scaRedirect"].Href, "/v1/") {
 		t.Fatalf("create consent: %d %s", got.status, got.body)
 	}
-	q := psuBrowser(t, g, created.Links["scaRedirect"].Href, sandbox.KariNumber, 2)
+	q := psuBrowser(t, g, created.Links["scaRedirect"].Href, sandbox.KariNumber, 3)
 	if q.Get("tpp-session-id") != s.sid || q.Get("context") != "PRIVATE" {
 		t.Fatalf("redirect %v", q)
 	}
@@ -158,9 +158,44 @@ func journey(t *testing.T, g *gateway) {
 	if got.status != 200 || json.Unmarshal(got.body, &list) != nil || len(list.Accounts) != 2 {
 		t.Fatalf("accounts: %d %s", got.status, got.body)
 	}
-	got = s.call("GET", "/v1/accounts/"+list.Accounts[0].ResourceID+"/transactions", true)
-	if got.status != 200 || !strings.Contains(string(got.body), `"booked"`) {
+	got = s.call("GET", "/v1/accounts/"+list.Accounts[0].ResourceID+"/transactions?limit=2", true)
+	var page struct {
+		Transactions struct {
+			Booked []struct {
+				TransactionID string `json:"transactionId"`
+			} `json:"booked"`
+			Links map[string]struct{ Href string } `json:"_links"`
+		} `json:"transactions"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &page) != nil || len(page.Transactions.Booked) != 2 || page.Transactions.Links["next"].Href == "" {
 		t.Fatalf("transactions: %d %s", got.status, got.body)
+	}
+	// The next link is followed as given: same page size, stable ids.
+	got = s.call("GET", page.Transactions.Links["next"].Href, true)
+	if got.status != 200 || strings.Contains(string(got.body), page.Transactions.Booked[0].TransactionID) {
+		t.Fatalf("next page: %d %s", got.status, got.body)
+	}
+	got = s.call("GET", "/v1/accounts/"+list.Accounts[0].ResourceID+"/balances", false)
+	if got.status != 200 || !strings.Contains(string(got.body), `"closingBooked"`) {
+		t.Fatalf("balances without the PSU: %d %s", got.status, got.body)
+	}
+	got = s.call("GET", "/v1/card-accounts", true)
+	var cards struct {
+		CardAccounts []struct {
+			ResourceID string `json:"resourceId"`
+			MaskedPan  string `json:"maskedPan"`
+		} `json:"cardAccounts"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &cards) != nil || len(cards.CardAccounts) != 1 || cards.CardAccounts[0].MaskedPan == "" {
+		t.Fatalf("card accounts: %d %s", got.status, got.body)
+	}
+	got = s.call("GET", "/v1/card-accounts/"+cards.CardAccounts[0].ResourceID+"/transactions?bookingStatus=both", true)
+	if got.status != 200 || !strings.Contains(string(got.body), `"cardTransactionId"`) {
+		t.Fatalf("card transactions: %d %s", got.status, got.body)
+	}
+	got = s.call("GET", "/v1/agreements", true)
+	if got.status != 200 || !strings.Contains(string(got.body), `"psuCorporateId"`) {
+		t.Fatalf("agreements: %d %s", got.status, got.body)
 	}
 	if got = s.call("GET", "/v1/bank-offered-consents/"+created.ConsentID+"/status", true); !strings.Contains(string(got.body), `"valid"`) {
 		t.Fatalf("consent status: %d %s", got.status, got.body)
