@@ -67,6 +67,7 @@ type App struct {
 
 	verifier   *gateway.Verifier
 	contextKey []byte
+	metrics    *metrics
 }
 
 // CaddyModule returns the Caddy module information.
@@ -82,6 +83,10 @@ func (App) CaddyModule() caddy.ModuleInfo {
 func (a *App) Provision(ctx caddy.Context) error {
 	if a.Environment == "" {
 		a.Environment = EnvSandbox
+	}
+	var err error
+	if a.metrics, err = newMetrics(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("obgw: metrics: %v", err)
 	}
 	certs, err := a.certificateVerifier()
 	if err != nil {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"strings"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -62,6 +63,7 @@ type Verify struct {
 
 	policy   gateway.Policy
 	verifier *gateway.Verifier
+	metrics  *metrics
 	logger   *zap.Logger
 }
 
@@ -82,6 +84,7 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	}
 	app := appIface.(*App)
 	v.verifier = app.Verifier()
+	v.metrics = app.metrics
 	if v.RedirectHTTPLocalhost && !app.Sandbox() {
 		return errors.New("obgw_verify: redirect_http_localhost is for sandbox deployments only")
 	}
@@ -169,7 +172,9 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		req.ClientCertificate = r.TLS.PeerCertificates[0]
 	}
+	start := time.Now()
 	out := v.verifier.Verify(r.Context(), &req, &v.policy)
+	v.metrics.observe(out, &v.policy, time.Since(start))
 	publish(r, out)
 	if out.Err != nil {
 		out.Err.Write(w)

@@ -6,6 +6,7 @@ import (
 	"crypto/rsa"
 	"crypto/sha256"
 	"encoding/base64"
+	"io"
 	"net/http"
 	"strings"
 	"testing"
@@ -218,6 +219,22 @@ func TestAccessLogHoldsNoSecrets(t *testing.T) {
 	}
 	if !strings.Contains(logs, `"obgw.signature":"pass"`) {
 		t.Error("the log lacks the obgw.signature decision")
+	}
+	// The same decisions are counted in Prometheus metrics, without TPP
+	// or PSU labels.
+	resp, err := http.Get("http://" + g.admin + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{`obgw_check_total{check="signature",decision="pass",mode="enforce"} 1`, `obgw_verify_duration_seconds_count 1`} {
+		if !strings.Contains(string(m), want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+	if strings.Contains(string(m), "PSDNO-FSA") || strings.Contains(string(m), psuID) {
+		t.Error("metrics carry a TPP or PSU label")
 	}
 }
 

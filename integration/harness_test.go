@@ -79,6 +79,7 @@ func freePort(t testing.TB) int {
 
 // gateway is one running obgw process.
 type gateway struct {
+	admin  string // 127.0.0.1:port of the admin endpoint
 	addr   string // localhost:port
 	cmd    *exec.Cmd
 	output *bytes.Buffer
@@ -103,7 +104,7 @@ func startBackend(t testing.TB, config string, port int, env ...string) *gateway
 func start(t testing.TB, config string, port int, useTLS bool, env ...string) *gateway {
 	t.Helper()
 	admin := freePort(t)
-	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), output: new(bytes.Buffer)}
+	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), admin: fmt.Sprintf("127.0.0.1:%d", admin), output: new(bytes.Buffer)}
 	g.cmd = exec.Command(binary, "run", "--config", config, "--adapter", "caddyfile")
 	g.cmd.Dir = repoRoot
 	g.cmd.Env = append(os.Environ(),

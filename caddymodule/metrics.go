@@ -1,0 +1,73 @@
+package caddymodule
+
+import (
+	"errors"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/obgw/obgw/gateway"
+)
+
+// metrics are the obgw app's Prometheus collectors, registered in the
+// configuration's metrics registry on every config load (so a reload
+// starts from the new configuration's registry, as Caddy's own do). Labels
+// are bounded: check, decision, mode and error code; never a TPP, PSU or
+// account.
+type metrics struct {
+	checks   *prometheus.CounterVec
+	rejects  *prometheus.CounterVec
+	duration prometheus.Histogram
+}
+
+func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+	m := &metrics{
+		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "check_total",
+			Help: "Decisions of the TPP verification checks, by check, decision and mode.",
+		}, []string{"check", "decision", "mode"}),
+		rejects: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "rejections_total",
+			Help: "Requests rejected by the gateway, by Berlin Group error code.",
+		}, []string{"code"}),
+		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Namespace: "obgw", Name: "verify_duration_seconds",
+			Help:    "Time spent verifying a request (all checks).",
+			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 10e-3, 50e-3},
+		}),
+	}
+	if reg == nil {
+		return m, nil
+	}
+	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration} {
+		if err := reg.Register(c); err != nil {
+			var are prometheus.AlreadyRegisteredError
+			if !errors.As(err, &are) {
+				return nil, err
+			}
+		}
+	}
+	return m, nil
+}
+
+// observe counts one verified (or rejected) request.
+func (m *metrics) observe(out *gateway.Outcome, p *gateway.Policy, took time.Duration) {
+	if m == nil {
+		return
+	}
+	for _, c := range gateway.Checks() {
+		d := out.Decision(c)
+		if d == gateway.DecisionNone {
+			continue
+		}
+		mode := "enforce"
+		if p.Modes[c] == gateway.ModeReportOnly {
+			mode = "report_only"
+		}
+		m.checks.WithLabelValues(c.String(), d.String(), mode).Inc()
+	}
+	if out.Err != nil {
+		m.rejects.WithLabelValues(out.Err.Code).Inc()
+	}
+	m.duration.Observe(took.Seconds())
+}
