@@ -15,7 +15,6 @@ import (
 	"github.com/obgw/obgw/gateway"
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
-	"github.com/obgw/obgw/gateway/replay"
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -64,10 +63,18 @@ type App struct {
 	ContextKey string `json:"context_key,omitempty"`
 	// Environment is "sandbox" (default) or "production".
 	Environment string `json:"environment,omitempty"`
+	// RedisURL, when set, keeps replay protection and the PSU-not-present
+	// limits in Redis, shared by every gateway instance: redis://,
+	// rediss:// (TLS), Sentinel (redis://h1:26379,h2/0?master_name=NAME) or
+	// Cluster (redis://h1,h2?cluster=true). Empty: in this process's memory.
+	// No connection is made at provisioning.
+	RedisURL string `json:"redis_url,omitempty"`
 
 	verifier   *gateway.Verifier
 	contextKey []byte
 	metrics    *metrics
+	state      *sharedState
+	stateKey   string
 }
 
 // CaddyModule returns the Caddy module information.
@@ -119,10 +126,24 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return fmt.Errorf("obgw: context_key: %v", err)
 	}
+	// Replay and limit state outlive config reloads: a reload must not
+	// forget which request ids were used or how many calls were made.
+	a.stateKey = "memory"
+	if a.RedisURL != "" {
+		a.stateKey = "redis " + a.RedisURL
+	}
+	st, _, err := sharedStates.LoadOrNew(a.stateKey, func() (caddy.Destructor, error) {
+		return newSharedState(a.RedisURL)
+	})
+	if err != nil {
+		return fmt.Errorf("obgw: redis_url: %v", err)
+	}
+	a.state = st.(*sharedState)
 	a.verifier, err = gateway.NewVerifier(gateway.Config{
 		Certificates:  certs,
 		Registry:      reg,
-		Replay:        replay.NewMemory(),
+		Replay:        a.state.replay,
+		Limiter:       a.state.limiter,
 		Issuer:        issuer,
 		ClockSkew:     time.Duration(a.ClockSkew),
 		CertCacheSize: a.CertCacheSize,
@@ -181,6 +202,16 @@ func (a *App) Validate() error {
 	return nil
 }
 
+// Cleanup releases this configuration's use of the shared replay and limit
+// state (the last user closes the Redis client).
+func (a *App) Cleanup() error {
+	if a.stateKey == "" {
+		return nil
+	}
+	_, err := sharedStates.Delete(a.stateKey)
+	return err
+}
+
 // Start implements caddy.App.
 func (a *App) Start() error { return nil }
 
@@ -201,9 +232,10 @@ func (a *App) Sandbox() bool { return a.Environment == EnvSandbox }
 
 // Interface guards.
 var (
-	_ caddy.App         = (*App)(nil)
-	_ caddy.Provisioner = (*App)(nil)
-	_ caddy.Validator   = (*App)(nil)
+	_ caddy.App          = (*App)(nil)
+	_ caddy.Provisioner  = (*App)(nil)
+	_ caddy.Validator    = (*App)(nil)
+	_ caddy.CleanerUpper = (*App)(nil)
 )
 
 func parsePEMCertificates(raw []byte) ([]*x509.Certificate, error) {

@@ -27,6 +27,7 @@ func init() {
 //	    clock_skew            <duration>
 //	    context_key           <base64 secret>
 //	    environment           sandbox|production
+//	    redis_url             <redis:// URL>
 //	}
 func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
 	a := new(App)
@@ -51,9 +52,10 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" {
-			// Only context_key may be empty (an unset environment
-			// placeholder): the process then makes its own key.
+		} else if name != "context_key" && name != "redis_url" {
+			// Only context_key and redis_url may be empty (an unset
+			// environment placeholder): the process then makes its own
+			// key, or keeps its state in memory.
 			return d.ArgErr()
 		}
 		var err error
@@ -80,6 +82,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.ContextKey = arg
 		case "environment":
 			a.Environment = arg
+		case "redis_url":
+			a.RedisURL = arg
 		default:
 			return d.Errf("unknown obgw option %q", name)
 		}

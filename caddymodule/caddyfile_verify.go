@@ -28,7 +28,8 @@ func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    qwac                     required|optional
 //	    max_body                 <size>
 //	    mode                     <check> enforce|report_only
-//	    on_error                 registry|replay deny|allow
+//	    on_error                 registry|replay|limit deny|allow
+//	    limit                    balances|transactions [<resource placeholder>]
 //	    redirect_http_localhost
 //	}
 func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
@@ -88,6 +89,15 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				v.OnError = map[string]string{}
 			}
 			v.OnError[dep] = what
+		case "limit":
+			args := d.RemainingArgs()
+			if len(args) < 1 || len(args) > 2 {
+				return d.ArgErr()
+			}
+			v.Limit = args[0]
+			if len(args) == 2 {
+				v.LimitResource = args[1]
+			}
 		case "redirect_http_localhost":
 			if d.NextArg() {
 				return d.ArgErr()

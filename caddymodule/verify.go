@@ -16,6 +16,7 @@ import (
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
+	"github.com/obgw/obgw/gateway/limits"
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -60,6 +61,12 @@ type Verify struct {
 	// RedirectHTTPLocalhost accepts http://localhost TPP-Redirect-URIs. It
 	// is refused outside sandbox.
 	RedirectHTTPLocalhost bool `json:"redirect_http_localhost,omitempty"`
+	// Limit, when set to "balances" or "transactions", applies the
+	// PSU-not-present limit (4 calls per 24 h) to the route.
+	Limit string `json:"limit,omitempty"`
+	// LimitResource is the placeholder that names the limited resource;
+	// default {http.request.uri.path.2}, the {id} of /v1/accounts/{id}/...
+	LimitResource string `json:"limit_resource,omitempty"`
 
 	policy   gateway.Policy
 	verifier *gateway.Verifier
@@ -133,6 +140,15 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 	default:
 		return p, fmt.Errorf("obgw_verify: qwac must be required or optional, not %q", v.QWAC)
 	}
+	switch v.Limit {
+	case "", limits.KindBalances, limits.KindTransactions:
+		p.LimitKind = v.Limit
+	default:
+		return p, fmt.Errorf("obgw_verify: limit must be %s or %s, not %q", limits.KindBalances, limits.KindTransactions, v.Limit)
+	}
+	if v.LimitResource == "" {
+		v.LimitResource = "{http.request.uri.path.2}"
+	}
 	for name, m := range v.Modes {
 		c, ok := gateway.ParseCheck(name)
 		if !ok {
@@ -154,8 +170,10 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 			p.RegistryOnError = o
 		case "replay":
 			p.ReplayOnError = o
+		case "limit":
+			p.LimitOnError = o
 		default:
-			return p, fmt.Errorf("obgw_verify: on_error applies to registry or replay, not %q", name)
+			return p, fmt.Errorf("obgw_verify: on_error applies to registry, replay or limit, not %q", name)
 		}
 	}
 	return p, nil
@@ -171,6 +189,11 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	req := gateway.Request{HTTP: r, Body: body}
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		req.ClientCertificate = r.TLS.PeerCertificates[0]
+	}
+	if v.policy.LimitKind != "" {
+		if repl, ok := r.Context().Value(caddy.ReplacerCtxKey).(*caddy.Replacer); ok {
+			req.LimitResource = repl.ReplaceAll(v.LimitResource, "")
+		}
 	}
 	start := time.Now()
 	out := v.verifier.Verify(r.Context(), &req, &v.policy)

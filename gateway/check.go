@@ -14,10 +14,11 @@ const (
 	CheckSignature
 	CheckDigest
 	CheckReplay
+	CheckLimit
 	numChecks
 )
 
-var checkNames = [numChecks]string{"hygiene", "date", "certificate", "registry", "role", "qwac", "signature", "digest", "replay"}
+var checkNames = [numChecks]string{"hygiene", "date", "certificate", "registry", "role", "qwac", "signature", "digest", "replay", "limit"}
 
 // String returns the check's name as used in configuration, placeholders
 // ({http.vars.obgw.<name>}) and metrics.

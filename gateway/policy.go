@@ -26,4 +26,10 @@ type Policy struct {
 	RegistryOnError OnError
 	// ReplayOnError applies when the replay store cannot be asked.
 	ReplayOnError OnError
+	// LimitKind, when set (balances or transactions), applies the
+	// PSU-not-present limit to the route: 4 calls per 24 h per TPP, PSU-ID,
+	// resource and kind when the request has no PSU-IP-Address.
+	LimitKind string
+	// LimitOnError applies when the limit store cannot be asked.
+	LimitOnError OnError
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway/eidas"
+	"github.com/obgw/obgw/gateway/limits"
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/gateway/replay"
 	"github.com/obgw/obgw/tppcontext"
@@ -25,6 +26,9 @@ type Config struct {
 	Registry *registry.Cache
 	// Replay remembers (TPP, X-Request-ID) pairs.
 	Replay replay.Store
+	// Limiter counts PSU-not-present calls; required when a policy sets
+	// LimitKind.
+	Limiter limits.Limiter
 	// Issuer signs the context token for the backend.
 	Issuer *tppcontext.Issuer
 	// ClockSkew is the allowed Date deviation in both directions (default 60 s).
@@ -86,6 +90,9 @@ type Request struct {
 	Body []byte
 	// ClientCertificate is the mTLS client certificate (QWAC), if any.
 	ClientCertificate *x509.Certificate
+	// LimitResource is the resource id the PSU-not-present limit counts
+	// against (the account or card account of the path).
+	LimitResource string
 }
 
 // Outcome is the pipeline's verdict on one request.
@@ -233,12 +240,47 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	o.Context.PSUID = h.Get("Psu-Id")
 	o.Context.PSUCorporateID = h.Get("Psu-Corporate-Id")
 	o.Context.PSUPresent = h.Get("Psu-Ip-Address") != ""
+
+	// 10. PSU-not-present limit, last, so that only calls that would be
+	// served are counted.
+	if p.LimitKind != "" && !o.Context.PSUPresent {
+		if e := v.checkLimit(ctx, r, p, o, now); e != nil {
+			if o.fail(p, CheckLimit, e) {
+				return
+			}
+		}
+	} else {
+		o.Decisions[CheckLimit] = DecisionSkip
+	}
 	tok, err := v.cfg.Issuer.Issue(o.Context, now)
 	if err != nil {
 		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "the gateway could not issue the backend context; retry later")
 		return
 	}
 	o.Token = tok
+}
+
+// checkLimit counts the call against the PSU-not-present limit.
+func (v *Verifier) checkLimit(ctx context.Context, r *Request, p *Policy, o *Outcome, now time.Time) *bgerror.Error {
+	if v.cfg.Limiter == nil {
+		o.Decisions[CheckLimit] = DecisionFail
+		return bgerror.New(bgerror.CodeServiceUnavailable, "the call limit cannot be checked; retry later")
+	}
+	key := limits.Key(o.Context.TPP, o.Context.PSUID, r.LimitResource, p.LimitKind)
+	d, err := v.cfg.Limiter.Allow(ctx, key, now)
+	switch {
+	case err != nil && p.LimitOnError == OnErrorAllow:
+		o.Decisions[CheckLimit] = DecisionErrorAllowed
+		return nil
+	case err != nil:
+		return bgerror.New(bgerror.CodeServiceUnavailable, "the call limit cannot be checked; retry later")
+	case !d.Allowed:
+		e := bgerror.New(bgerror.CodeAccessExceeded, "at most 4 "+p.LimitKind+" calls per 24 hours without the PSU present; retry after Retry-After seconds or with the PSU present")
+		e.RetryAfter = int((d.RetryAfter + time.Second - 1) / time.Second)
+		return e
+	}
+	o.Decisions[CheckLimit] = DecisionPass
+	return nil
 }
 
 // registryAndRole looks the TPP up and checks the route's role.

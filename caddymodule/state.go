@@ -1,0 +1,48 @@
+package caddymodule
+
+import (
+	"github.com/caddyserver/caddy/v2"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/obgw/obgw/gateway/limits"
+	"github.com/obgw/obgw/gateway/replay"
+)
+
+// sharedStates holds the replay and limit state per backing store ("memory"
+// or a Redis URL) across config reloads.
+var sharedStates = caddy.NewUsagePool()
+
+// sharedState is the replay store and limiter of one backing store.
+type sharedState struct {
+	replay  replay.Store
+	limiter limits.Limiter
+	client  redis.UniversalClient
+}
+
+// newSharedState builds in-memory state, or Redis-backed state when url is
+// set. Building a Redis client makes no connection.
+func newSharedState(url string) (*sharedState, error) {
+	if url == "" {
+		return &sharedState{replay: replay.NewMemory(), limiter: limits.NewMemory(limits.Config{})}, nil
+	}
+	client, err := limits.NewRedisClient(url)
+	if err != nil {
+		return nil, err
+	}
+	return &sharedState{
+		// While Redis is down, replay protection continues per instance.
+		replay:  &replay.Fallback{Primary: replay.NewRedis(client, "obgw:replay:"), Secondary: replay.NewMemory()},
+		limiter: limits.NewRedis(client, limits.Config{}, "obgw:limit:"),
+		client:  client,
+	}, nil
+}
+
+// Destruct closes the Redis client when no configuration uses it.
+func (s *sharedState) Destruct() error {
+	if s.client != nil {
+		return s.client.Close()
+	}
+	return nil
+}
+
+var _ caddy.Destructor = (*sharedState)(nil)

@@ -1,0 +1,121 @@
+package limits
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Defaults from the interface description's Limits table.
+const (
+	// DefaultLimit is the number of PSU-not-present calls allowed per window.
+	DefaultLimit = 4
+	// DefaultWindow is the length of the rolling window.
+	DefaultWindow = 24 * time.Hour
+	// MaxLimit bounds Config.Limit, because Memory keeps one timestamp per
+	// allowed call and key.
+	MaxLimit = 1000
+)
+
+// Kinds of limited calls. Transaction details count with transactions, and
+// card accounts use the same kinds (their resource ids differ).
+const (
+	// KindBalances is GET .../accounts/{id}/balances and its card equivalent.
+	KindBalances = "balances"
+	// KindTransactions is GET .../accounts/{id}/transactions, transaction
+	// details and their card equivalents.
+	KindTransactions = "transactions"
+)
+
+// Decision is the outcome of one Allow call.
+type Decision struct {
+	// Allowed reports whether the call may proceed; it was then counted.
+	Allowed bool
+	// Remaining is how many more calls the window allows after this one;
+	// 0 when refused.
+	Remaining int
+	// RetryAfter is set when refused: the time until the oldest counted call
+	// leaves the window, rounded up to whole seconds and at least 1 s.
+	RetryAfter time.Duration
+}
+
+// Limiter decides whether one more call under key is allowed at now.
+type Limiter interface {
+	// Allow counts the call if it is allowed. An error means the limiter
+	// could not decide (its store is unreachable); the caller applies its
+	// on_error policy, and Decision is then the zero value (not allowed).
+	Allow(ctx context.Context, key string, now time.Time) (Decision, error)
+}
+
+// Config sets the limit. Zero fields take the defaults.
+type Config struct {
+	// Limit is the number of calls allowed per Window; 0 means DefaultLimit.
+	Limit int
+	// Window is the length of the rolling window; 0 means DefaultWindow.
+	// Redis keeps it with millisecond precision and timestamps in
+	// microseconds.
+	Window time.Duration
+}
+
+// Validate reports a configuration the constructors would have to correct.
+// Configuration adapters call it so that a typo fails the config load.
+func (c Config) Validate() error {
+	switch {
+	case c.Limit < 0 || c.Limit > MaxLimit:
+		return errors.New("limits: limit must be between 1 and " + strconv.Itoa(MaxLimit) + " (0 means 4)")
+	case c.Window < 0:
+		return errors.New("limits: window must be positive (0 means 24h)")
+	case c.Window > 0 && c.Window < time.Second:
+		return errors.New("limits: window must be at least 1s")
+	}
+	return nil
+}
+
+// normalized applies the defaults and clamps what Validate would reject,
+// always towards a stricter or equal limit, so that constructors never fail.
+func (c Config) normalized() Config {
+	if c.Limit <= 0 {
+		c.Limit = DefaultLimit
+	}
+	if c.Limit > MaxLimit {
+		c.Limit = MaxLimit
+	}
+	if c.Window <= 0 {
+		c.Window = DefaultWindow
+	}
+	if c.Window < time.Second {
+		c.Window = time.Second
+	}
+	return c
+}
+
+// Key builds the limiter key for one PSU's calls of one kind on one
+// resource. Each part is length-prefixed, so no choice of characters in the
+// parts (PSU-IDs and resource ids come from the TPP) makes two different
+// tuples share a key.
+func Key(tpp, psuID, resourceID, kind string) string {
+	var b strings.Builder
+	b.Grow(len(tpp) + len(psuID) + len(resourceID) + len(kind) + 4*5)
+	for _, part := range [...]string{tpp, psuID, resourceID, kind} {
+		b.WriteString(strconv.Itoa(len(part)))
+		b.WriteByte(':')
+		b.WriteString(part)
+		b.WriteByte(';')
+	}
+	return b.String()
+}
+
+// retryAfter rounds the time until a slot frees up to whole seconds, at
+// least one, as Retry-After carries whole seconds and 0 would invite an
+// immediate retry that is still refused.
+func retryAfter(d time.Duration) time.Duration {
+	if d <= time.Second {
+		return time.Second
+	}
+	if r := d % time.Second; r != 0 {
+		d += time.Second - r
+	}
+	return d
+}
