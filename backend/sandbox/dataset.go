@@ -2,6 +2,7 @@ package sandbox
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -112,16 +113,38 @@ var customers = []customerSpec{
 	},
 }
 
-// Seed writes the fixed data set into an empty store. It does nothing when
-// customers already exist, so every backend instance may call it at start.
+// Seed writes the fixed data set into an empty store, atomically. It does
+// nothing when customers already exist, so every backend instance may call
+// it at start; when two instances race, the loser's unique-key conflict
+// means the winner seeded, and is not an error.
 func Seed(ctx context.Context, st store.Store, now time.Time) error {
-	existing, err := st.ListCustomers(ctx)
-	if err != nil {
-		return err
-	}
-	if len(existing) > 0 {
+	err := st.Atomically(ctx, func(tx store.Store) error {
+		existing, err := tx.ListCustomers(ctx)
+		if err != nil || len(existing) > 0 {
+			return err
+		}
+		return fill(ctx, tx, now)
+	})
+	if errors.Is(err, store.ErrConflict) {
 		return nil
 	}
+	return err
+}
+
+// Reset replaces everything in the store with the fixed data set in one
+// transaction: customers, accounts and what hangs off them made by hand are
+// gone, and no reader sees a half-reset sandbox.
+func Reset(ctx context.Context, st store.Store, now time.Time) error {
+	return st.Atomically(ctx, func(tx store.Store) error {
+		if err := tx.DeleteAll(ctx); err != nil {
+			return err
+		}
+		return fill(ctx, tx, now)
+	})
+}
+
+// fill writes the data set.
+func fill(ctx context.Context, st store.Store, now time.Time) error {
 	ids := map[string]string{}        // customer number -> id
 	accountIDs := map[string]string{} // BBAN prefix -> id
 	for _, cs := range customers {

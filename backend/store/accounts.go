@@ -47,7 +47,7 @@ func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
 // GetAccount returns an account or card account by ID.
 func (s *sqlStore) GetAccount(ctx context.Context, id string) (*Account, error) {
 	var a Account
-	row := s.db.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, id)
+	row := s.q.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE id = $1`, id)
 	if err := scanAccount(row, &a); err != nil {
 		return nil, s.fail("get account", err)
 	}
@@ -74,7 +74,7 @@ func (s *sqlStore) ListAccounts(ctx context.Context, kind AccountKind, ids []str
 		for _, id := range chunk {
 			args = append(args, id)
 		}
-		rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+		rows, err := s.q.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
 			WHERE ($1 = '' OR kind = $1) AND id IN (`+placeholders(2, len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, s.fail(op, err)
@@ -108,7 +108,7 @@ func (s *sqlStore) ListAccounts(ctx context.Context, kind AccountKind, ids []str
 // first. An unknown customer has none.
 func (s *sqlStore) ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error) {
 	const op = "list customer accounts"
-	rows, err := s.db.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+	rows, err := s.q.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
 		WHERE customer_id = $1 ORDER BY created_at, id`, customerID)
 	if err != nil {
 		return nil, s.fail(op, err)

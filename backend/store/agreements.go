@@ -62,7 +62,7 @@ func (s *sqlStore) CreateAgreement(ctx context.Context, a *Agreement) error {
 func (s *sqlStore) GetAgreement(ctx context.Context, id string) (*Agreement, error) {
 	const op = "get agreement"
 	var a Agreement
-	err := s.db.QueryRowContext(ctx, `SELECT id, owner_id, name, created_at FROM agreements WHERE id = $1`, id).
+	err := s.q.QueryRowContext(ctx, `SELECT id, owner_id, name, created_at FROM agreements WHERE id = $1`, id).
 		Scan(&a.ID, &a.OwnerID, &a.Name, instantScan{&a.CreatedAt})
 	if err != nil {
 		return nil, s.fail(op, err)
@@ -79,7 +79,7 @@ func (s *sqlStore) GetAgreement(ctx context.Context, id string) (*Agreement, err
 func (s *sqlStore) ListAgreementsOf(ctx context.Context, customerID string) ([]Agreement, error) {
 	const op = "list agreements"
 	const ofCustomer = `agreement_id IN (SELECT agreement_id FROM agreement_engagements WHERE customer_id = $1)`
-	rows, err := s.db.QueryContext(ctx, `SELECT id, owner_id, name, created_at FROM agreements
+	rows, err := s.q.QueryContext(ctx, `SELECT id, owner_id, name, created_at FROM agreements
 		WHERE id IN (SELECT agreement_id FROM agreement_engagements WHERE customer_id = $1)
 		ORDER BY created_at, id`, customerID)
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *sqlStore) loadEngagements(ctx context.Context, list []Agreement, where 
 	for i := range list {
 		index[list[i].ID] = i
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT agreement_id, customer_id, account_id, roles
+	rows, err := s.q.QueryContext(ctx, `SELECT agreement_id, customer_id, account_id, roles
 		FROM agreement_engagements WHERE `+where+` ORDER BY agreement_id, ord`, arg)
 	if err != nil {
 		return err

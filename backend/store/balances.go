@@ -41,7 +41,7 @@ func (s *sqlStore) SetBalances(ctx context.Context, accountID string, b []Balanc
 // An unknown account is ErrNotFound.
 func (s *sqlStore) ListBalances(ctx context.Context, accountID string) ([]Balance, error) {
 	const op = "list balances"
-	rows, err := s.db.QueryContext(ctx, `SELECT type, amount, currency, reference_date, last_change
+	rows, err := s.q.QueryContext(ctx, `SELECT type, amount, currency, reference_date, last_change
 		FROM balances WHERE account_id = $1 ORDER BY ord`, accountID)
 	if err != nil {
 		return nil, s.fail(op, err)
@@ -63,7 +63,7 @@ func (s *sqlStore) ListBalances(ctx context.Context, accountID string) ([]Balanc
 	}
 	if len(out) == 0 {
 		// Rows are closed: a single-connection pool is free again.
-		if ok, err := accountExists(ctx, s.db, accountID); err != nil || !ok {
+		if ok, err := accountExists(ctx, s.q, accountID); err != nil || !ok {
 			return nil, s.fail(op, orNoRows(err))
 		}
 	}

@@ -65,7 +65,7 @@ func (s *sqlStore) CreateConsent(ctx context.Context, c *Consent) error {
 func (s *sqlStore) GetConsent(ctx context.Context, id string) (*Consent, error) {
 	const op = "get consent"
 	var c Consent
-	row := s.db.QueryRowContext(ctx, `SELECT `+consentColumns+` FROM consents WHERE id = $1`, id)
+	row := s.q.QueryRowContext(ctx, `SELECT `+consentColumns+` FROM consents WHERE id = $1`, id)
 	if err := scanConsent(row, &c); err != nil {
 		return nil, s.fail(op, err)
 	}
@@ -79,7 +79,7 @@ func (s *sqlStore) GetConsent(ctx context.Context, id string) (*Consent, error) 
 // ListConsents returns the consents of tpp for customerID, newest first.
 func (s *sqlStore) ListConsents(ctx context.Context, tpp, customerID string) ([]Consent, error) {
 	const op = "list consents"
-	rows, err := s.db.QueryContext(ctx, `SELECT `+consentColumns+` FROM consents
+	rows, err := s.q.QueryContext(ctx, `SELECT `+consentColumns+` FROM consents
 		WHERE tpp = $1 AND customer_id = $2 ORDER BY created_at DESC, id`, tpp, customerID)
 	if err != nil {
 		return nil, s.fail(op, err)
@@ -117,7 +117,7 @@ func (s *sqlStore) loadConsentAccounts(ctx context.Context, list []Consent, wher
 	for i := range list {
 		index[list[i].ID] = i
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT consent_id, account_id FROM consent_accounts
+	rows, err := s.q.QueryContext(ctx, `SELECT consent_id, account_id FROM consent_accounts
 		WHERE `+where+` ORDER BY consent_id, ord`, args...)
 	if err != nil {
 		return err

@@ -34,7 +34,7 @@ func (s *sqlStore) CreateCustomer(ctx context.Context, c *Customer) error {
 // GetCustomer returns a customer by ID.
 func (s *sqlStore) GetCustomer(ctx context.Context, id string) (*Customer, error) {
 	var c Customer
-	row := s.db.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id)
+	row := s.q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE id = $1`, id)
 	if err := scanCustomer(row, &c); err != nil {
 		return nil, s.fail("get customer", err)
 	}
@@ -44,7 +44,7 @@ func (s *sqlStore) GetCustomer(ctx context.Context, id string) (*Customer, error
 // GetCustomerByNumber returns a customer by national identification number.
 func (s *sqlStore) GetCustomerByNumber(ctx context.Context, number string) (*Customer, error) {
 	var c Customer
-	row := s.db.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE number = $1`, number)
+	row := s.q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE number = $1`, number)
 	if err := scanCustomer(row, &c); err != nil {
 		return nil, s.fail("get customer by number", err)
 	}
@@ -54,7 +54,7 @@ func (s *sqlStore) GetCustomerByNumber(ctx context.Context, number string) (*Cus
 // ListCustomers returns every customer, oldest first.
 func (s *sqlStore) ListCustomers(ctx context.Context) ([]Customer, error) {
 	const op = "list customers"
-	rows, err := s.db.QueryContext(ctx, `SELECT `+customerColumns+` FROM customers ORDER BY created_at, id`)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+customerColumns+` FROM customers ORDER BY created_at, id`)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}

@@ -125,7 +125,7 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 			db.SetMaxOpenConns(orDefault(opt.MaxOpenConns, 8))
 		}
 	}
-	s := &sqlStore{db: db, d: loc.dialect, now: opt.Clock}
+	s := &sqlStore{db: db, q: db, d: loc.dialect, now: opt.Clock}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -41,7 +41,7 @@ func (s *sqlStore) pseudonym(ctx context.Context, op, get, insert, tpp, key stri
 	}
 	for attempt := 0; ; attempt++ {
 		var v string
-		err := s.db.QueryRowContext(ctx, get, tpp, key).Scan(&v)
+		err := s.q.QueryRowContext(ctx, get, tpp, key).Scan(&v)
 		if err == nil {
 			return v, nil
 		}
@@ -58,7 +58,7 @@ func (s *sqlStore) pseudonym(ctx context.Context, op, get, insert, tpp, key stri
 // TPP is ErrNotFound.
 func (s *sqlStore) CustomerByPSUID(ctx context.Context, tpp, psuID string) (*Customer, error) {
 	var c Customer
-	row := s.db.QueryRowContext(ctx, `SELECT c.id, c.number, c.name, c.type, c.created_at
+	row := s.q.QueryRowContext(ctx, `SELECT c.id, c.number, c.name, c.type, c.created_at
 		FROM psu_ids p JOIN customers c ON c.id = p.customer_id
 		WHERE p.tpp = $1 AND p.psu_id = $2`, tpp, psuID)
 	if err := scanCustomer(row, &c); err != nil {
@@ -71,7 +71,7 @@ func (s *sqlStore) CustomerByPSUID(ctx context.Context, tpp, psuID string) (*Cus
 // to another TPP is ErrNotFound.
 func (s *sqlStore) AgreementByCorporateID(ctx context.Context, tpp, corporateID string) (*Agreement, error) {
 	var id string
-	err := s.db.QueryRowContext(ctx, `SELECT agreement_id FROM corporate_ids WHERE tpp = $1 AND corporate_id = $2`,
+	err := s.q.QueryRowContext(ctx, `SELECT agreement_id FROM corporate_ids WHERE tpp = $1 AND corporate_id = $2`,
 		tpp, corporateID).Scan(&id)
 	if err != nil {
 		return nil, s.fail("agreement by corporate id", err)

@@ -44,7 +44,7 @@ func (s *sqlStore) CreateSCAFlow(ctx context.Context, f *SCAFlow) error {
 // GetSCAFlow returns a flow by ID.
 func (s *sqlStore) GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error) {
 	var f SCAFlow
-	err := s.db.QueryRowContext(ctx, `SELECT `+scaFlowColumns+` FROM sca_flows WHERE id = $1`, id).
+	err := s.q.QueryRowContext(ctx, `SELECT `+scaFlowColumns+` FROM sca_flows WHERE id = $1`, id).
 		Scan(&f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID, &f.State, &f.CSRF,
 			optString{&f.CustomerID}, &f.Context, optString{&f.AgreementID},
 			instantScan{&f.CreatedAt}, instantScan{&f.ExpiresAt})
@@ -78,7 +78,7 @@ func (s *sqlStore) UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) e
 	}
 	// Nothing changed: tell a missing flow from one that left state from.
 	var one int
-	if err := s.db.QueryRowContext(ctx, `SELECT 1 FROM sca_flows WHERE id = $1`, f.ID).Scan(&one); err != nil {
+	if err := s.q.QueryRowContext(ctx, `SELECT 1 FROM sca_flows WHERE id = $1`, f.ID).Scan(&one); err != nil {
 		return s.fail(op, err)
 	}
 	return fmt.Errorf("%w: %s: the flow is no longer %.20q", ErrConflict, op, from)

@@ -59,7 +59,7 @@ func (s *sqlStore) CompleteSession(ctx context.Context, ses *Session) error {
 // expired ones included: the caller decides what they mean.
 func (s *sqlStore) GetSession(ctx context.Context, tpp, tppSessionID string) (*Session, error) {
 	var ses Session
-	err := s.db.QueryRowContext(ctx, `SELECT tpp, tpp_session_id, customer_id, context, agreement_id,
+	err := s.q.QueryRowContext(ctx, `SELECT tpp, tpp_session_id, customer_id, context, agreement_id,
 			valid_until, invalidated, created_at
 		FROM sessions WHERE tpp = $1 AND tpp_session_id = $2`, tpp, tppSessionID).
 		Scan(&ses.TPP, &ses.TPPSessionID, &ses.CustomerID, &ses.Context, optString{&ses.AgreementID},

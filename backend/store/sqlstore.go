@@ -11,6 +11,10 @@ import (
 type sqlStore struct {
 	// db is the connection pool.
 	db *sql.DB
+	// q runs statements: the pool, or the transaction of an Atomically view.
+	q querier
+	// tx is the transaction of an Atomically view; nil otherwise.
+	tx *sql.Tx
 	// d is the engine's dialect.
 	d *dialect
 	// now is the clock.
@@ -21,10 +25,49 @@ type sqlStore struct {
 
 var _ Store = (*sqlStore)(nil)
 
-// Close releases the database.
+// querier is what *sql.DB and *sql.Tx have in common.
+type querier interface {
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Close releases the database. Closing an Atomically view does nothing.
 func (s *sqlStore) Close() error {
+	if s.tx != nil {
+		return nil
+	}
 	s.closed.Store(true)
 	return s.db.Close()
+}
+
+// Atomically runs fn against a view of the store inside one database
+// transaction, committing only if fn returns nil: everything fn writes
+// lands together or not at all, and other writers wait (SQLite) or see
+// nothing of it until the commit (PostgreSQL).
+func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
+	if s.tx != nil {
+		return fn(s) // already inside
+	}
+	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
+		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now}
+		return fn(view)
+	})
+}
+
+// DeleteAll removes every customer, account, transaction, agreement,
+// identifier, flow, session and consent (not the schema). Run it inside
+// Atomically together with what replaces the data.
+func (s *sqlStore) DeleteAll(ctx context.Context) error {
+	return s.inTx(ctx, "delete all", func(tx *sql.Tx) error {
+		for _, table := range []string{"consent_accounts", "consents", "sessions", "sca_flows", "corporate_ids", "psu_ids",
+			"agreement_engagements", "agreements", "transaction_day_counts", "transactions", "balances", "accounts", "customers"} {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }
 
 // stamp is the current time as stored: UTC, microseconds.
@@ -37,6 +80,10 @@ func (s *sqlStore) stamp() time.Time {
 func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
 	if s.closed.Load() {
 		return s.fail(op, errClosed)
+	}
+	if s.tx != nil {
+		// Inside an Atomically view: the outer transaction commits.
+		return s.fail(op, fn(s.tx))
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
@@ -55,7 +102,7 @@ func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) 
 // exec runs one statement outside a transaction and returns the number of
 // rows it changed.
 func (s *sqlStore) exec(ctx context.Context, op, query string, args ...any) (int64, error) {
-	res, err := s.db.ExecContext(ctx, query, args...)
+	res, err := s.q.ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, s.fail(op, err)
 	}

@@ -108,6 +108,13 @@ type Store interface {
 	// SetConsentStatus changes a consent's status.
 	SetConsentStatus(ctx context.Context, id, status string) error
 
+	// Atomically runs fn against a view of the store inside one database
+	// transaction: everything fn writes lands together or not at all.
+	Atomically(ctx context.Context, fn func(Store) error) error
+	// DeleteAll removes all data (not the schema); for the sandbox reset,
+	// inside Atomically.
+	DeleteAll(ctx context.Context) error
+
 	// Close releases the database.
 	Close() error
 }

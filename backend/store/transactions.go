@@ -131,7 +131,7 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 			limit = int64(f.Limit)
 			txs = make([]Transaction, 0, min(f.Limit, 1000))
 		}
-		rows, err := s.db.QueryContext(ctx, listBooked, accountID, f.DateFrom, f.DateTo, limit, int64(f.Offset))
+		rows, err := s.q.QueryContext(ctx, listBooked, accountID, f.DateFrom, f.DateTo, limit, int64(f.Offset))
 		if err != nil {
 			return nil, 0, s.fail(op, err)
 		}
@@ -143,14 +143,14 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 			// The page did not reach the end, or paged past it: count. A
 			// write between the two statements can skew the total by its
 			// size; a read transaction would serialise SQLite readers.
-			err := s.db.QueryRowContext(ctx, countBooked, accountID, f.DateFrom, f.DateTo).Scan(&bookedTotal)
+			err := s.q.QueryRowContext(ctx, countBooked, accountID, f.DateFrom, f.DateTo).Scan(&bookedTotal)
 			if err != nil {
 				return nil, 0, s.fail(op, err)
 			}
 		}
 	}
 	if f.Pending {
-		rows, err := s.db.QueryContext(ctx, listPending, accountID)
+		rows, err := s.q.QueryContext(ctx, listPending, accountID)
 		if err != nil {
 			return nil, 0, s.fail(op, err)
 		}
@@ -159,7 +159,7 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 		}
 	}
 	if len(txs) == 0 && bookedTotal == 0 {
-		if ok, err := accountExists(ctx, s.db, accountID); err != nil || !ok {
+		if ok, err := accountExists(ctx, s.q, accountID); err != nil || !ok {
 			return nil, 0, s.fail(op, orNoRows(err))
 		}
 	}
@@ -187,7 +187,7 @@ func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Trans
 // another account is ErrNotFound.
 func (s *sqlStore) GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error) {
 	t := Transaction{AccountID: accountID}
-	err := s.db.QueryRowContext(ctx, `SELECT id, booked, amount, currency, booking_date, value_date, details, created_at
+	err := s.q.QueryRowContext(ctx, `SELECT id, booked, amount, currency, booking_date, value_date, details, created_at
 		FROM transactions WHERE account_id = $1 AND id = $2`, accountID, id).
 		Scan(&t.ID, &t.Booked, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
 			jsonScan{&t.Details}, instantScan{&t.CreatedAt})
