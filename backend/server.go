@@ -74,6 +74,9 @@ func (s *Server) routes() {
 	}
 	s.mux.Handle("GET /v1/agreements", tpp(s.listAgreements))
 	s.mux.Handle("GET /v1/user", tpp(s.getUser))
+	if s.cfg.Sandbox {
+		s.sandboxRoutes(tpp)
+	}
 	// The PSU-facing SCA page: no context token, CSRF-protected.
 	s.mux.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
 	s.mux.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)

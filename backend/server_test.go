@@ -86,6 +86,7 @@ type tppCall struct {
 	psuID, corporateID, sid string
 	psuPresent              bool
 	noToken                 bool
+	body                    string
 }
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
@@ -93,7 +94,11 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	if c.tpp == "" {
 		c.tpp = "PSDNO-FSA-987654321"
 	}
-	req, _ := http.NewRequest(c.method, h.srv.URL+c.path, nil)
+	var rd io.Reader
+	if c.body != "" {
+		rd = strings.NewReader(c.body)
+	}
+	req, _ := http.NewRequest(c.method, h.srv.URL+c.path, rd)
 	rid := uuid.NewString()
 	req.Header.Set("X-Request-ID", rid)
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=xyz")

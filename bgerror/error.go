@@ -27,7 +27,21 @@ type Error struct {
 	// RetryAfter, when positive, is sent as the Retry-After header in
 	// seconds.
 	RetryAfter int
+	// More are further problems of the same request, each sent as another
+	// tppMessage with the same code, so a TPP can fix them in one go.
+	More []Detail
 }
+
+// Detail is one further problem: the path and what is wrong there.
+type Detail struct {
+	// Path is the JSON path or header name.
+	Path string
+	// Text says what is wrong.
+	Text string
+}
+
+// MaxMessages bounds the tppMessages of one response.
+const MaxMessages = 50
 
 // New returns an error with the contract's status for code.
 func New(code, text string) *Error {
@@ -89,6 +103,12 @@ type body struct {
 // Body returns the JSON body of the error response.
 func (e *Error) Body() []byte {
 	b := body{TPPMessages: []message{{Category: "ERROR", Code: e.Code, Text: e.Text, Path: e.Path}}}
+	for _, d := range e.More {
+		if len(b.TPPMessages) == MaxMessages {
+			break
+		}
+		b.TPPMessages = append(b.TPPMessages, message{Category: "ERROR", Code: e.Code, Text: truncate(d.Text), Path: d.Path})
+	}
 	if e.SCARedirect != "" {
 		b.Links = map[string]link{"scaRedirect": {Href: e.SCARedirect, Verbs: []string{"GET"}}}
 	}

@@ -95,3 +95,19 @@ func TestTextTruncatedOnRuneBoundary(t *testing.T) {
 		t.Fatalf("invalid UTF-8 kept: %q", bad.Text)
 	}
 }
+
+func TestMoreMessages(t *testing.T) {
+	e := Format("$[0].street", "at most 70 characters")
+	for i := 0; i < 60; i++ {
+		e.More = append(e.More, Detail{Path: "$[1].country", Text: "not an allowed country"})
+	}
+	var got struct {
+		TPPMessages []struct{ Code, Path string } `json:"tppMessages"`
+	}
+	if err := json.Unmarshal(e.Body(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.TPPMessages) != MaxMessages || got.TPPMessages[1].Path != "$[1].country" || got.TPPMessages[1].Code != "FORMAT_ERROR" {
+		t.Fatalf("%+v", got.TPPMessages[:2])
+	}
+}

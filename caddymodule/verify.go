@@ -2,7 +2,6 @@ package caddymodule
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -58,8 +57,8 @@ type Verify struct {
 	// OnError sets what happens when a dependency fails: "deny" (default,
 	// 503) or "allow". Keys: registry, replay.
 	OnError map[string]string `json:"on_error,omitempty"`
-	// RedirectHTTPLocalhost accepts http://localhost TPP-Redirect-URIs. It
-	// is refused outside sandbox.
+	// RedirectHTTPLocalhost accepts http://localhost TPP-Redirect-URIs in a
+	// sandbox deployment; production ignores it.
 	RedirectHTTPLocalhost bool `json:"redirect_http_localhost,omitempty"`
 	// Limit, when set to "balances" or "transactions", applies the
 	// PSU-not-present limit (4 calls per 24 h) to the route.
@@ -92,13 +91,13 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	app := appIface.(*App)
 	v.verifier = app.Verifier()
 	v.metrics = app.metrics
-	if v.RedirectHTTPLocalhost && !app.Sandbox() {
-		return errors.New("obgw_verify: redirect_http_localhost is for sandbox deployments only")
-	}
 	p, err := v.buildPolicy()
 	if err != nil {
 		return err
 	}
+	// http://localhost redirects are a sandbox convenience: production
+	// ignores the option, so one policy file serves both environments.
+	p.AllowHTTPLocalhostRedirect = v.RedirectHTTPLocalhost && app.Sandbox()
 	v.policy = p
 	if v.MaxBody <= 0 {
 		v.MaxBody = DefaultMaxBody

@@ -78,6 +78,13 @@ func (cb *tppCallback) wait(t *testing.T) url.Values {
 // browser starts a headless Chromium with the flags this machine needs.
 func browser(t *testing.T) context.Context {
 	t.Helper()
+	// Chromium's helper processes may still write to the profile as the
+	// browser exits: remove it after, without failing on leftovers.
+	profile, err := os.MkdirTemp("", "obgw-chromium-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = os.RemoveAll(profile) })
 	opts := append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(chromium(t)),
 		chromedp.Flag("headless", true),
@@ -90,7 +97,7 @@ func browser(t *testing.T) context.Context {
 		chromedp.Flag("no-first-run", true),
 		// The gateway's certificate comes from the test TLS CA.
 		chromedp.Flag("ignore-certificate-errors", true),
-		chromedp.UserDataDir(t.TempDir()),
+		chromedp.UserDataDir(profile),
 	)
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	t.Cleanup(cancel)

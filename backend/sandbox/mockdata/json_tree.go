@@ -86,6 +86,8 @@ const (
 	maxObjectMembers = 100
 	maxNodes         = 1 << 16
 	maxNumberBytes   = 32
+	// maxPathBytes cuts the path of a syntax error deep in nested junk.
+	maxPathBytes = 256
 )
 
 // syntaxError is a body that is not JSON, or that passes a decoder bound.
@@ -108,6 +110,10 @@ func (e *syntaxError) fieldError() FieldError {
 	var sb strings.Builder
 	sb.WriteByte('$')
 	for i := len(e.segs) - 1; i >= 0; i-- {
+		if sb.Len() > maxPathBytes {
+			sb.WriteString("...")
+			break
+		}
 		if s := e.segs[i]; s.index >= 0 {
 			sb.WriteString(indexPath("", s.index))
 		} else {
@@ -120,9 +126,13 @@ func (e *syntaxError) fieldError() FieldError {
 // decodeJSON decodes one JSON document (RFC 8259; nothing but whitespace
 // after the value). A byte order mark is not JSON and fails.
 func decodeJSON(src string) (*tree, *syntaxError) {
+	// A mock-data body spends about 20 bytes per value (member name,
+	// quotes, punctuation), so this sizing seldom grows the slices.
+	est := min(len(src)/20+1, maxNodes)
 	d := decoder{s: src, t: &tree{
-		src:   src,
-		nodes: make([]node, 0, min(len(src)/8+1, maxNodes)),
+		src:     src,
+		nodes:   make([]node, 0, est),
+		members: make([]member, 0, est),
 	}}
 	d.space()
 	if _, err := d.value(0); err != nil {

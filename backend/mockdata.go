@@ -1,0 +1,537 @@
+package backend
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sandbox/mockdata"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// maxMockBody bounds a mock-data request body (the gateway caps it too).
+const maxMockBody = 1 << 20
+
+// sandboxRoutes registers the mock-data operations; they exist only in a
+// sandbox deployment (elsewhere the paths are unknown: 404).
+func (s *Server) sandboxRoutes(tpp func(func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler) {
+	s.mux.Handle("POST /v1/sandbox/initialize", tpp(s.initializeSandbox))
+	s.mux.Handle("GET /v1/sandbox/customers", tpp(s.listMockCustomers))
+	s.mux.Handle("POST /v1/sandbox/customers", tpp(s.createMockCustomer))
+	s.mux.Handle("GET /v1/sandbox/customers/{customerId}", tpp(s.getMockCustomer))
+	s.mux.Handle("DELETE /v1/sandbox/customers/{customerId}", tpp(s.deleteMockCustomer))
+	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
+		base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
+		s.mux.Handle("POST "+base, tpp(s.createMockAccount(k)))
+		s.mux.Handle("GET "+base+"/{mockId}", tpp(s.getMockAccount(k)))
+		s.mux.Handle("PUT "+base+"/{mockId}/balances", tpp(s.putMockBalances(k)))
+		s.mux.Handle("POST "+base+"/{mockId}/transactions", tpp(s.addMockTransactions(k)))
+	}
+	s.mux.Handle("GET /v1/sandbox/agreements", tpp(s.listMockAgreements))
+	s.mux.Handle("POST /v1/sandbox/agreements", tpp(s.createMockAgreement))
+}
+
+// readMockBody reads the request body.
+func readMockBody(r *http.Request) ([]byte, *bgerror.Error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxMockBody+1))
+	if err != nil || len(b) > maxMockBody {
+		return nil, bgerror.New(bgerror.CodeFormatError, "the body could not be read or is over 1 MiB")
+	}
+	return b, nil
+}
+
+// fieldErrors turns validation problems into one 400 FORMAT_ERROR listing
+// every problem as its own tppMessage.
+func fieldErrors(errs []mockdata.FieldError) *bgerror.Error {
+	e := bgerror.Format(errs[0].Path, errs[0].Rule)
+	for _, fe := range errs[1:] {
+		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})
+	}
+	return e
+}
+
+func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.cfg.Now()); err != nil {
+		return storeError(err, "the sandbox")
+	}
+	return s.listMockCustomers(w, r, c)
+}
+
+func customerJSON(c *store.Customer) map[string]any {
+	return map[string]any{
+		"customerId":     c.ID,
+		"customerNumber": c.Number,
+		"customerType":   string(c.Type),
+		"customerName":   c.Name,
+		"_links":         map[string]link{"self": {Href: "/v1/sandbox/customers/" + c.ID, Verbs: []string{"GET", "DELETE"}}},
+	}
+}
+
+func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	cs, err := s.cfg.Store.ListCustomers(r.Context())
+	if err != nil {
+		return storeError(err, "the customers")
+	}
+	out := make([]map[string]any, 0, len(cs))
+	for i := range cs {
+		out = append(out, customerJSON(&cs[i]))
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"customers": out})
+	return nil
+}
+
+func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	body, e := readMockBody(r)
+	if e != nil {
+		return e
+	}
+	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
+	if len(errs) > 0 {
+		return fieldErrors(errs)
+	}
+	c := &store.Customer{Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
+	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
+		return bgerror.Format("$.customerNumber", "a customer with this customer number exists")
+	} else if err != nil {
+		return storeError(err, "the customer")
+	}
+	w.Header().Set("Location", "/v1/sandbox/customers/"+c.ID)
+	writeJSON(w, http.StatusCreated, customerJSON(c))
+	return nil
+}
+
+func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
+	if err != nil {
+		return storeError(err, "the customer")
+	}
+	writeJSON(w, http.StatusOK, customerJSON(c))
+	return nil
+}
+
+func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	if err := s.cfg.Store.DeleteCustomer(r.Context(), r.PathValue("customerId")); err != nil {
+		return storeError(err, "the customer")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+// customerByNumber finds the owner named in a mock-data body.
+func (s *Server) customerByNumber(ctx context.Context, number, path string) (*store.Customer, *bgerror.Error) {
+	c, err := s.cfg.Store.GetCustomerByNumber(ctx, number)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, bgerror.Format(path, "no customer has this customer number; create it with POST /v1/sandbox/customers")
+	} else if err != nil {
+		return nil, storeError(err, "the customer")
+	}
+	return c, nil
+}
+
+func balancesOf(in []mockdata.Balance, now time.Time) []store.Balance {
+	out := make([]store.Balance, 0, len(in))
+	for _, b := range in {
+		at := b.LastChangeDateTime
+		if at.IsZero() {
+			at = now
+		}
+		out = append(out, store.Balance{Type: b.Type, Amount: b.Amount.Minor, Currency: b.Amount.Currency, ReferenceDate: b.ReferenceDate, LastChange: at})
+	}
+	return out
+}
+
+// mockAccountJSON is a mock account as the AIS endpoints would show it, with
+// its id and links.
+func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[string]any, error) {
+	bs, err := s.cfg.Store.ListBalances(ctx, a.ID)
+	if err != nil {
+		return nil, err
+	}
+	m := accountJSON(a, bs)
+	m["id"] = a.ID
+	base := "/v1/sandbox" + strings.TrimPrefix(collection(a.Kind), "/v1") + "/" + a.ID
+	m["_links"] = map[string]link{
+		"self":         get(base),
+		"balances":     {Href: base + "/balances", Verbs: []string{"PUT"}},
+		"transactions": {Href: base + "/transactions", Verbs: []string{"POST"}},
+	}
+	return m, nil
+}
+
+func (s *Server) createMockAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+		body, e := readMockBody(r)
+		if e != nil {
+			return e
+		}
+		now := s.cfg.Now()
+		var a *store.Account
+		var balances []store.Balance
+		var owner string
+		if kind == store.KindCardAccount {
+			in, errs := mockdata.ParseCardAccount(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
+			a = &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: "CARD", Currency: in.Currency,
+				MaskedPAN: in.MaskedPAN, CreditLimit: in.CreditLimit.Minor, Status: in.Status, Extra: extra}
+			balances, owner = balancesOf(in.Balances, now), in.CustomerNumber
+		} else {
+			in, errs := mockdata.ParseAccount(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			a = &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
+				BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
+			balances, owner = balancesOf(in.Balances, now), in.CustomerNumber
+		}
+		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
+		if e != nil {
+			return e
+		}
+		a.CustomerID = c.ID
+		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.CreateAccount(r.Context(), a); err != nil {
+				return err
+			}
+			return tx.SetBalances(r.Context(), a.ID, balances)
+		})
+		if errors.Is(err, store.ErrConflict) {
+			return bgerror.Format("$.iban", "an account with this IBAN or BBAN exists")
+		} else if err != nil {
+			return storeError(err, "the account")
+		}
+		m, err := s.mockAccountJSON(r.Context(), a)
+		if err != nil {
+			return storeError(err, "the account")
+		}
+		w.Header().Set("Location", m["_links"].(map[string]link)["self"].Href)
+		writeJSON(w, http.StatusCreated, m)
+		return nil
+	}
+}
+
+// mockAccount returns the account or card account of the path.
+func (s *Server) mockAccount(r *http.Request, kind store.AccountKind) (*store.Account, *bgerror.Error) {
+	a, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("mockId"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Kind != kind) {
+		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such mock account")
+	} else if err != nil {
+		return nil, storeError(err, "the account")
+	}
+	return a, nil
+}
+
+func (s *Server) getMockAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, kind)
+		if e != nil {
+			return e
+		}
+		m, err := s.mockAccountJSON(r.Context(), a)
+		if err != nil {
+			return storeError(err, "the account")
+		}
+		writeJSON(w, http.StatusOK, m)
+		return nil
+	}
+}
+
+// putMockBalances replaces an account's balances: the body is
+// {"balances":[...]} in the shape of the account creation bodies.
+func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, kind)
+		if e != nil {
+			return e
+		}
+		body, e := readMockBody(r)
+		if e != nil {
+			return e
+		}
+		in, errs := mockdata.ParseBalances(body, kind == store.KindCardAccount, s.cfg.Now())
+		if len(errs) > 0 {
+			return fieldErrors(errs)
+		}
+		for i, b := range in {
+			if b.Amount.Currency != a.Currency {
+				return bgerror.Format("$.balances["+strconv.Itoa(i)+"].balanceAmount.currency", "the balance must be in the account's currency "+a.Currency)
+			}
+		}
+		if err := s.cfg.Store.SetBalances(r.Context(), a.ID, balancesOf(in, s.cfg.Now())); err != nil {
+			return storeError(err, "the balances")
+		}
+		m, err := s.mockAccountJSON(r.Context(), a)
+		if err != nil {
+			return storeError(err, "the account")
+		}
+		writeJSON(w, http.StatusOK, m)
+		return nil
+	}
+}
+
+
+// addMockTransactions books an array of transactions on a mock account or
+// card account and moves its balances by the amounts, so the booked balance
+// keeps matching the booked list.
+func (s *Server) addMockTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, kind)
+		if e != nil {
+			return e
+		}
+		body, e := readMockBody(r)
+		if e != nil {
+			return e
+		}
+		now := s.cfg.Now()
+		var txs []store.Transaction
+		var response func() ([]byte, error)
+		if kind == store.KindCardAccount {
+			in, errs := mockdata.ParseCardTransactions(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			for i, t := range in {
+				if t.MaskedPAN != a.MaskedPAN {
+					return bgerror.Format("$["+strconv.Itoa(i)+"].maskedPan", "must be the card account's maskedPan "+a.MaskedPAN)
+				}
+				details, _ := json.Marshal(cardDetails(&t))
+				txs = append(txs, store.Transaction{Booked: true, Amount: t.TransactionAmount.Minor, Currency: t.TransactionAmount.Currency,
+					BookingDate: t.BookingDate, ValueDate: t.TransactionDate, Details: details})
+			}
+			response = func() ([]byte, error) { return mockdata.CardTransactionsResponse(a.MaskedPAN, in) }
+		} else {
+			in, errs := mockdata.ParseAccountTransactions(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			for i, t := range in {
+				if t.DebtorAccount != nil && t.DebtorAccount.IBAN != a.IBAN && t.DebtorAccount.BBAN != a.BBAN {
+					return bgerror.Format("$["+strconv.Itoa(i)+"].debtorAccount", "another account is the debtor: only transactions of this account can be booked on it")
+				}
+				details, _ := json.Marshal(accountDetails(&t))
+				txs = append(txs, store.Transaction{Booked: true, Amount: t.Amount.Minor, Currency: t.Amount.Currency,
+					BookingDate: t.BookingDate, ValueDate: t.ValueDate, Details: details})
+			}
+		}
+		for i, t := range txs {
+			if t.Currency != a.Currency {
+				return bgerror.Format("$["+strconv.Itoa(i)+"]", "the amount must be in the account's currency "+a.Currency)
+			}
+		}
+		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.AddTransactions(r.Context(), a.ID, txs); err != nil {
+				return err
+			}
+			return moveBalances(r.Context(), tx, a, txs, now)
+		})
+		if err != nil {
+			return storeError(err, "the account")
+		}
+		if response != nil {
+			out, err := response()
+			if err != nil {
+				return bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built")
+			}
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusCreated)
+			_, _ = w.Write(out)
+			return nil
+		}
+		list := make([]transactionOut, 0, len(txs))
+		for i := range txs {
+			list = append(list, transactionJSON(&txs[i], kind))
+		}
+		writeJSON(w, http.StatusCreated, map[string]any{"account": reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
+		return nil
+	}
+}
+
+// moveBalances adds the booked amounts to every balance of the account
+// (creating closingBooked and expected when it has none).
+func moveBalances(ctx context.Context, st store.Store, a *store.Account, txs []store.Transaction, now time.Time) error {
+	var sum int64
+	for _, t := range txs {
+		sum += t.Amount
+	}
+	bs, err := st.ListBalances(ctx, a.ID)
+	if err != nil {
+		return err
+	}
+	if len(bs) == 0 {
+		bs = []store.Balance{{Type: "closingBooked", Currency: a.Currency}, {Type: "expected", Currency: a.Currency}}
+	}
+	today := now.UTC().Format(time.DateOnly)
+	for i := range bs {
+		bs[i].Amount += sum
+		bs[i].LastChange = now
+		bs[i].ReferenceDate = today
+	}
+	return st.SetBalances(ctx, a.ID, bs)
+}
+
+// accountDetails is what an account transaction serves besides its id,
+// dates and amount.
+func accountDetails(t *mockdata.AccountTransaction) map[string]any {
+	d := map[string]any{}
+	put := func(k, v string) {
+		if v != "" {
+			d[k] = v
+		}
+	}
+	put("remittanceInformationUnstructured", t.RemittanceInformationUnstructured)
+	if t.RemittanceInformationUnstructured != "" {
+		d["remittanceInformationUnstructuredArray"] = []string{t.RemittanceInformationUnstructured}
+	}
+	put("creditorId", t.CreditorID)
+	put("creditorName", t.CreditorName)
+	put("ultimateCreditor", t.UltimateCreditor)
+	put("debtorName", t.DebtorName)
+	put("ultimateDebtor", t.UltimateDebtor)
+	put("purposeCode", t.PurposeCode)
+	put("bankTransactionCode", t.BankTransactionCode)
+	if t.CreditorAccount != nil {
+		d["creditorAccount"] = accountReference{IBAN: t.CreditorAccount.IBAN, BBAN: t.CreditorAccount.BBAN, Currency: t.CreditorAccount.Currency}
+	}
+	if t.DebtorAccount != nil {
+		d["debtorAccount"] = accountReference{IBAN: t.DebtorAccount.IBAN, BBAN: t.DebtorAccount.BBAN, Currency: t.DebtorAccount.Currency}
+	}
+	return d
+}
+
+// cardDetails is what a card transaction serves besides its id, booking
+// date and transaction amount.
+func cardDetails(t *mockdata.CardTransaction) map[string]any {
+	d := map[string]any{
+		"terminalId":                     t.TerminalID,
+		"transactionDate":                t.TransactionDate,
+		"originalAmount":                 amountOf(t.OriginalAmount.Minor, t.OriginalAmount.Currency),
+		"merchantCategoryCode":           t.MerchantCategoryCode,
+		"cardAcceptorId":                 t.CardAcceptorID,
+		"cardAcceptorAddress":            addressJSON(t.CardAcceptorAddress),
+		"maskedPan":                      t.MaskedPAN,
+		"transactionDetails":             t.TransactionDetails,
+		"invoiced":                       t.Invoiced,
+		"proprietaryBankTransactionCode": t.ProprietaryBankTransactionCode,
+		"tppTransactionId":               t.CardTransactionID,
+	}
+	if x := t.CurrencyExchange; x != nil {
+		d["currencyExchange"] = map[string]any{
+			"sourceCurrency": x.SourceCurrency, "targetCurrency": x.TargetCurrency, "unitCurrency": x.UnitCurrency,
+			"exchangeRate": x.ExchangeRate, "quotationDate": x.QuotationDate,
+			"markupFee": amountOf(x.MarkupFee.Minor, x.MarkupFee.Currency), "markupFeePercentage": x.MarkupFeePercentage,
+		}
+	}
+	return d
+}
+
+func addressJSON(a mockdata.Address) map[string]string {
+	m := map[string]string{"country": a.Country}
+	for k, v := range map[string]string{"street": a.Street, "buildingNumber": a.BuildingNumber, "postalCode": a.PostalCode, "city": a.City} {
+		if v != "" {
+			m[k] = v
+		}
+	}
+	return m
+}
+
+func agreementJSON(ctx context.Context, st store.Store, a *store.Agreement) map[string]any {
+	eng := make([]map[string]any, 0, len(a.Engagements))
+	for _, e := range a.Engagements {
+		item := map[string]any{"roles": e.Roles}
+		if c, err := st.GetCustomer(ctx, e.CustomerID); err == nil {
+			item["customer"] = c.Number
+		}
+		if acc, err := st.GetAccount(ctx, e.AccountID); err == nil {
+			item["account"] = accountReference{IBAN: acc.IBAN}
+		}
+		eng = append(eng, item)
+	}
+	m := map[string]any{"agreementId": a.ID, "name": a.Name, "engagements": eng,
+		"_links": map[string]link{"self": get("/v1/sandbox/agreements")}}
+	if c, err := st.GetCustomer(ctx, a.OwnerID); err == nil {
+		m["owner"] = c.Number
+	}
+	return m
+}
+
+func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	ctx := r.Context()
+	cs, err := s.cfg.Store.ListCustomers(ctx)
+	if err != nil {
+		return storeError(err, "the customers")
+	}
+	seen := map[string]bool{}
+	out := []map[string]any{}
+	for _, c := range cs {
+		ags, err := s.cfg.Store.ListAgreementsOf(ctx, c.ID)
+		if err != nil {
+			return storeError(err, "the agreements")
+		}
+		for i := range ags {
+			if !seen[ags[i].ID] {
+				seen[ags[i].ID] = true
+				out = append(out, agreementJSON(ctx, s.cfg.Store, &ags[i]))
+			}
+		}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"agreements": out})
+	return nil
+}
+
+func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	body, e := readMockBody(r)
+	if e != nil {
+		return e
+	}
+	in, errs := mockdata.ParseAgreement(body, s.cfg.Now())
+	if len(errs) > 0 {
+		return fieldErrors(errs)
+	}
+	ctx := r.Context()
+	owner, e := s.customerByNumber(ctx, in.Owner, "$.owner")
+	if e != nil {
+		return e
+	}
+	if owner.Type != store.CustomerCorporate {
+		return bgerror.Format("$.owner", "the owner must be a corporate customer")
+	}
+	owned, err := s.cfg.Store.ListCustomerAccounts(ctx, owner.ID)
+	if err != nil {
+		return storeError(err, "the accounts")
+	}
+	ag := &store.Agreement{OwnerID: owner.ID, Name: in.Name}
+	for i, en := range in.Engagements {
+		path := "$.engagements[" + strconv.Itoa(i) + "]"
+		psu, e := s.customerByNumber(ctx, en.Customer, path+".customer")
+		if e != nil {
+			return e
+		}
+		var accountID string
+		for _, a := range owned {
+			if (en.Account.IBAN != "" && a.IBAN == en.Account.IBAN) || (en.Account.BBAN != "" && a.BBAN == en.Account.BBAN) {
+				accountID = a.ID
+			}
+		}
+		if accountID == "" {
+			return bgerror.Format(path+".account", "must name one of the owner's accounts")
+		}
+		ag.Engagements = append(ag.Engagements, store.Engagement{CustomerID: psu.ID, AccountID: accountID, Roles: en.Roles})
+	}
+	if err := s.cfg.Store.CreateAgreement(ctx, ag); err != nil {
+		return storeError(err, "the agreement")
+	}
+	w.Header().Set("Location", "/v1/sandbox/agreements")
+	writeJSON(w, http.StatusCreated, agreementJSON(ctx, s.cfg.Store, ag))
+	return nil
+}

@@ -1,0 +1,280 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// cardTx returns a valid card transaction body item with one field set
+// (or removed with value "-") by edits.
+func cardTx(edits map[string]string) string {
+	f := map[string]string{
+		"cardTransactionId":              `"tx-1"`,
+		"terminalId":                     `"T1"`,
+		"bookingDate":                    `"2026-11-20"`,
+		"transactionDate":                `"2026-11-20"`,
+		"transactionAmount":              `{"currency":"NOK","amount":250}`,
+		"originalAmount":                 `{"currency":"NOK","amount":250}`,
+		"merchantCategoryCode":           `"5411"`,
+		"cardAcceptorId":                 `"ACQ1"`,
+		"cardAcceptorAddress":            `{"street":"Storgata 1","city":"Oslo","country":"NO"}`,
+		"maskedPan":                      `"5412xxxxxxxx1234"`,
+		"transactionDetails":             `"REMA 1000"`,
+		"invoiced":                       `"false"`,
+		"proprietaryBankTransactionCode": `"PURCHASE"`,
+	}
+	for k, v := range edits {
+		if v == "-" {
+			delete(f, k)
+		} else {
+			f[k] = v
+		}
+	}
+	parts := make([]string, 0, len(f))
+	for k, v := range f {
+		parts = append(parts, fmt.Sprintf("%q:%s", k, v))
+	}
+	return "{" + strings.Join(parts, ",") + "}"
+}
+
+// TestCardTransactionRulesThroughHTTP posts card transactions to a card
+// account of the sandbox and checks every rule of the description's tables:
+// one valid case, and one invalid case per rule naming the field.
+func TestCardTransactionRulesThroughHTTP(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	kari, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+	accs, _ := h.st.ListCustomerAccounts(context.Background(), kari.ID)
+	var card string
+	for _, a := range accs {
+		if a.Kind == store.KindCardAccount {
+			card = a.ID
+		}
+	}
+	future := h.clk.now().Add(48 * time.Hour).Format(time.DateOnly)
+	exchange := `{"sourceCurrency":"EUR","targetCurrency":"NOK","exchangeRate":"11.50","unitCurrency":"EUR","quotationDate":"2026-11-19","markupFee":{"currency":"NOK","amount":5},"markupFeePercentage":"1.75"}`
+	cases := []struct {
+		name  string
+		edits map[string]string
+		path  string // "" means valid
+	}{
+		{"valid", nil, ""},
+		{"valid with currencyExchange", map[string]string{"currencyExchange": exchange}, ""},
+		{"valid with boolean invoiced", map[string]string{"invoiced": "true"}, ""},
+		{"cardTransactionId required", map[string]string{"cardTransactionId": "-"}, "$[0].cardTransactionId"},
+		{"terminalId required", map[string]string{"terminalId": "-"}, "$[0].terminalId"},
+		{"bookingDate required", map[string]string{"bookingDate": "-"}, "$[0].bookingDate"},
+		{"transactionDate required", map[string]string{"transactionDate": "-"}, "$[0].transactionDate"},
+		{"transactionAmount required", map[string]string{"transactionAmount": "-"}, "$[0].transactionAmount"},
+		{"transactionAmount.currency required", map[string]string{"transactionAmount": `{"amount":1}`}, "$[0].transactionAmount.currency"},
+		{"transactionAmount.amount required", map[string]string{"transactionAmount": `{"currency":"NOK"}`}, "$[0].transactionAmount.amount"},
+		{"amount is int32 (over)", map[string]string{"transactionAmount": `{"currency":"NOK","amount":2147483648}`}, "$[0].transactionAmount.amount"},
+		{"amount is int32 (fraction)", map[string]string{"transactionAmount": `{"currency":"NOK","amount":1.5}`}, "$[0].transactionAmount.amount"},
+		{"originalAmount required", map[string]string{"originalAmount": "-"}, "$[0].originalAmount"},
+		{"originalAmount.amount int32", map[string]string{"originalAmount": `{"currency":"NOK","amount":-2147483649}`}, "$[0].originalAmount.amount"},
+		{"merchantCategoryCode required", map[string]string{"merchantCategoryCode": "-"}, "$[0].merchantCategoryCode"},
+		{"cardAcceptorId required", map[string]string{"cardAcceptorId": "-"}, "$[0].cardAcceptorId"},
+		{"cardAcceptorAddress required", map[string]string{"cardAcceptorAddress": "-"}, "$[0].cardAcceptorAddress"},
+		{"country required", map[string]string{"cardAcceptorAddress": `{"city":"Oslo"}`}, "$[0].cardAcceptorAddress.country"},
+		{"country from the allowed list", map[string]string{"cardAcceptorAddress": `{"country":"XX"}`}, "$[0].cardAcceptorAddress.country"},
+		{"country two letters", map[string]string{"cardAcceptorAddress": `{"country":"NOR"}`}, "$[0].cardAcceptorAddress.country"},
+		{"street at most 70", map[string]string{"cardAcceptorAddress": `{"country":"NO","street":"` + strings.Repeat("å", 71) + `"}`}, "$[0].cardAcceptorAddress.street"},
+		{"maskedPan required", map[string]string{"maskedPan": "-"}, "$[0].maskedPan"},
+		{"transactionDetails required", map[string]string{"transactionDetails": "-"}, "$[0].transactionDetails"},
+		{"invoiced required", map[string]string{"invoiced": "-"}, "$[0].invoiced"},
+		{"invoiced true or false", map[string]string{"invoiced": `"yes"`}, "$[0].invoiced"},
+		{"proprietaryBankTransactionCode required", map[string]string{"proprietaryBankTransactionCode": "-"}, "$[0].proprietaryBankTransactionCode"},
+		{"currency from the allowed list", map[string]string{"transactionAmount": `{"currency":"XYZ","amount":1}`}, "$[0].transactionAmount.currency"},
+		{"currencyExchange needs every field", map[string]string{"currencyExchange": `{"sourceCurrency":"EUR"}`}, "$[0].currencyExchange"},
+		{"currencyExchange currencies allowed", map[string]string{"currencyExchange": strings.Replace(exchange, `"unitCurrency":"EUR"`, `"unitCurrency":"ABC"`, 1)}, "$[0].currencyExchange.unitCurrency"},
+		{"markupFee amount int32", map[string]string{"currencyExchange": strings.Replace(exchange, `"amount":5`, `"amount":5.5`, 1)}, "$[0].currencyExchange.markupFee.amount"},
+		{"booking date before now", map[string]string{"bookingDate": `"` + future + `"`, "transactionDate": `"` + future + `"`}, "$[0].bookingDate"},
+		{"value date before now", map[string]string{"transactionDate": `"` + future + `"`}, "$[0].transactionDate"},
+		{"booking date not after value date", map[string]string{"bookingDate": `"2026-11-20"`, "transactionDate": `"2026-11-19"`}, "$[0].bookingDate"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/card-accounts/" + card + "/transactions", body: "[" + cardTx(tc.edits) + "]"})
+			if tc.path == "" {
+				ct, _ := b["cardTransactions"].(map[string]any)
+				booked, _ := ct["booked"].([]any)
+				if status != 201 || len(booked) != 1 || b["cardAccount"].(map[string]any)["maskedPan"] != "5412xxxxxxxx1234" {
+					t.Fatalf("valid: %d %v", status, b)
+				}
+				return
+			}
+			if status != 400 {
+				t.Fatalf("%d %v", status, b)
+			}
+			found := false
+			for _, m := range b["tppMessages"].([]any) {
+				msg := m.(map[string]any)
+				found = found || (msg["code"] == "FORMAT_ERROR" && strings.HasPrefix(fmt.Sprint(msg["path"]), tc.path) && msg["text"] != "")
+			}
+			if !found {
+				t.Fatalf("no FORMAT_ERROR naming %s: %v", tc.path, b)
+			}
+		})
+	}
+	// The valid transactions show up in the card account's transactions.
+	_, cs, _ := h.call(tppCall{method: "GET", path: "/v1/sandbox/card-accounts/" + card})
+	if cs["id"] != card {
+		t.Fatalf("mock card account %v", cs)
+	}
+}
+
+func TestMockDataOperations(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: `{"customerNumber":"13039319999","name":"Test Testperson 3","type":"Private"}`})
+	if status != 201 || b["customerType"] != "PRIVATE" || b["customerId"] == "" {
+		t.Fatalf("customer: %d %v", status, b)
+	}
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: `{"customerNumber":"13039319999","name":"Again","type":"private"}`}); status != 400 {
+		t.Fatalf("duplicate customer: %d %v", status, b)
+	}
+	status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts", body: `{"customerNumber":"13039319999","accountName":"Totalkonto","bban":"86011117947","currency":"NOK","product":"Totalkonto","cashAccountType":"CACC","creditLine":0,"balances":[{"balanceType":"EXPECTED","balanceAmount":{"amount":18000,"currency":"NOK"}}]}`})
+	if status != 201 || b["iban"] != "NO9386011117947" {
+		t.Fatalf("account: %d %v", status, b)
+	}
+	acc := b["id"].(string)
+	status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts/" + acc + "/transactions", body: `[{"amount":-1500,"currency":"NOK","valueDate":"2026-11-01","bookingDate":"2026-11-01","remittanceInformationUnstructured":"Husleie","creditorName":"Utleier AS"}]`})
+	if status != 201 {
+		t.Fatalf("transactions: %d %v", status, b)
+	}
+	// Another account as debtor is refused.
+	status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts/" + acc + "/transactions", body: `[{"amount":-1,"currency":"NOK","bookingDate":"2026-11-01","debtorAccount":{"iban":"NO7112345678903"}}]`})
+	if status != 400 || !strings.Contains(fmt.Sprint(b), "debtor") {
+		t.Fatalf("foreign debtor: %d %v", status, b)
+	}
+	// Balances moved with the booked amount: 18000 - 1500.
+	_, b, _ = h.call(tppCall{method: "GET", path: "/v1/sandbox/accounts/" + acc})
+	if !strings.Contains(fmt.Sprint(b["balances"]), "16500.00") {
+		t.Fatalf("balances after a transaction: %v", b["balances"])
+	}
+	status, b, _ = h.call(tppCall{method: "PUT", path: "/v1/sandbox/accounts/" + acc + "/balances", body: `{"balances":[{"balanceType":"closingBooked","balanceAmount":{"amount":100,"currency":"NOK"}}]}`})
+	if status != 200 || !strings.Contains(fmt.Sprint(b["balances"]), "100.00") {
+		t.Fatalf("put balances: %d %v", status, b)
+	}
+	status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/agreements", body: `{"owner":"910000001","name":"Fjordfisk drift","engagements":[{"customer":"13039319999","account":{"iban":"` + mustIBAN(t, h, sandbox.FjordfiskNumber) + `"},"roles":["VIEW","REGISTER"]}]}`})
+	if status != 201 {
+		t.Fatalf("agreement: %d %v", status, b)
+	}
+	_, b, _ = h.call(tppCall{method: "GET", path: "/v1/sandbox/agreements"})
+	if n := len(b["agreements"].([]any)); n != 3 {
+		t.Fatalf("%d agreements", n)
+	}
+	// Deleting the customer removes what hangs off it.
+	cid := ""
+	_, b, _ = h.call(tppCall{method: "GET", path: "/v1/sandbox/customers"})
+	for _, c := range b["customers"].([]any) {
+		if c.(map[string]any)["customerNumber"] == "13039319999" {
+			cid = c.(map[string]any)["customerId"].(string)
+		}
+	}
+	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/sandbox/customers/" + cid}); status != 204 {
+		t.Fatalf("delete: %d", status)
+	}
+	if status, _, _ := h.call(tppCall{method: "GET", path: "/v1/sandbox/accounts/" + acc}); status != 404 {
+		t.Fatalf("account of a deleted customer: %d", status)
+	}
+}
+
+func mustIBAN(t *testing.T, h *harness, number string) string {
+	c, err := h.st.GetCustomerByNumber(context.Background(), number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	accs, _ := h.st.ListCustomerAccounts(context.Background(), c.ID)
+	return accs[0].IBAN
+}
+
+// TestInitializeIsAtomicUnderWrites resets the sandbox while customers are
+// being created; afterwards the store holds exactly the fixed data set plus
+// only customers created after the last reset committed.
+func TestInitializeIsAtomicUnderWrites(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		var wg sync.WaitGroup
+		stop := make(chan struct{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: fmt.Sprintf(`{"customerNumber":"77%09d","name":"Writer","type":"private"}`, i)})
+			}
+		}()
+		for i := 0; i < 3; i++ {
+			if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
+				t.Fatalf("initialize: %d %v", status, b)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		// One more reset with no writer: exactly the known state.
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"})
+		cs := b["customers"].([]any)
+		if status != 200 || len(cs) != 5 {
+			t.Fatalf("after reset: %d %d customers", status, len(cs))
+		}
+		numbers := map[string]bool{}
+		for _, c := range cs {
+			numbers[c.(map[string]any)["customerNumber"].(string)] = true
+		}
+		for _, n := range []string{sandbox.KariNumber, sandbox.OlaNumber, sandbox.TomNumber, sandbox.FjordfiskNumber, sandbox.BakeriNumber} {
+			if !numbers[n] {
+				t.Fatalf("customer %s missing after reset", n)
+			}
+		}
+		// Every fixed account is there exactly once with its balances.
+		kari, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+		accs, _ := h.st.ListCustomerAccounts(context.Background(), kari.ID)
+		if len(accs) != 3 {
+			t.Fatalf("Kari has %d accounts after reset", len(accs))
+		}
+	})
+}
+
+func TestSandboxRoutesAbsentInProduction(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
+	defer prod.Close()
+	h.srv = prod
+	for _, path := range []string{"/v1/sandbox/initialize", "/v1/sandbox/customers"} {
+		status, b, _ := h.call(tppCall{method: "POST", path: path, body: "{}"})
+		if status != 404 || errCode(b) != "RESOURCE_UNKNOWN" {
+			t.Fatalf("%s in production: %d %v", path, status, b)
+		}
+	}
+	// The AIS routes are there.
+	if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts"}); status != 401 {
+		t.Fatalf("AIS in production: %d %v", status, b)
+	}
+}
+
+func BenchmarkInitialize(b *testing.B) {
+	ctx := context.Background()
+	st, err := store.Open(ctx, b.TempDir()+"/s.db", store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	for b.Loop() {
+		if err := sandbox.Reset(ctx, st, time.Now()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

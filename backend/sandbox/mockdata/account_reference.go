@@ -1,0 +1,44 @@
+package mockdata
+
+import (
+	"strings"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+)
+
+// AccountReference names an account by IBAN and/or BBAN (Berlin Group
+// AccountReference, the forms this sandbox serves).
+type AccountReference struct {
+	// IBAN is an IBAN with valid check digits (any country).
+	IBAN string
+	// BBAN is a Norwegian account number (MOD11).
+	BBAN string
+	// Currency is an optional ISO 4217 code.
+	Currency string
+}
+
+var accountReferenceFields = []string{"iban", "bban", "currency"}
+
+// accountReference checks an account reference object: iban or bban
+// required, both valid, and naming the same account when both are given.
+func (o object) accountReference() AccountReference {
+	var r AccountReference
+	var okI, okB bool
+	r.IBAN, okI = o.code("iban", false, bankaccount.ValidIBAN, ruleIBAN)
+	r.BBAN, okB = o.code("bban", false, bankaccount.ValidBBAN, ruleBBAN)
+	r.Currency, _ = o.currency("currency", false)
+	switch {
+	case !okI || !okB:
+	case r.IBAN == "" && r.BBAN == "":
+		o.c.add(o.path, "must hold an iban or a bban")
+	case r.IBAN != "" && r.BBAN != "" && !sameAccount(r.IBAN, r.BBAN):
+		o.c.add(o.at("iban"), "names another account than bban: a Norwegian IBAN is NO, two check digits and the BBAN")
+	}
+	return r
+}
+
+// sameAccount reports whether a valid IBAN and a valid BBAN name one
+// Norwegian account.
+func sameAccount(iban, bban string) bool {
+	return strings.HasPrefix(iban, "NO") && iban[4:] == bban
+}

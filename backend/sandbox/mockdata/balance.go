@@ -1,0 +1,112 @@
+package mockdata
+
+import (
+	"strings"
+	"time"
+)
+
+// Balance is one balance of a sandbox account or card account.
+type Balance struct {
+	// Type is the Berlin Group balance type, in its spelling: expected,
+	// authorised, closingBooked...
+	Type string
+	// Amount is the balance.
+	Amount Money
+	// ReferenceDate is a civil date (YYYY-MM-DD), or empty.
+	ReferenceDate string
+	// LastChangeDateTime is when the balance last changed (UTC), or zero.
+	LastChangeDateTime time.Time
+	// LastCommittedTransaction is the id of the last transaction counted
+	// (at most 35 characters), or empty.
+	LastCommittedTransaction string
+	// CreditLimitIncluded tells whether the credit limit is included.
+	CreditLimitIncluded bool
+}
+
+var balanceFields = []string{
+	"balanceType", "balanceAmount", "referenceDate", "lastChangeDateTime",
+	"lastCommittedTransaction", "creditLimitIncluded",
+}
+
+// cardBalanceTypes are the balance types of a card account (contract
+// section 10: EXPECTED or AUTHORISED).
+var cardBalanceTypes = []string{"expected", "authorised"}
+
+// accountBalanceTypes are those of an account: the card account's and the
+// Berlin Group v1.3 balance types.
+var accountBalanceTypes = []string{
+	"expected", "authorised", "closingBooked", "openingBooked", "interimAvailable",
+	"interimBooked", "forwardAvailable", "nonInvoiced",
+}
+
+// balances checks the optional balances array of an account or card
+// account, whose types must be in types (matched in any case, returned in
+// the Berlin Group spelling), each at most once.
+func (o object) balances(types []string) []Balance {
+	items, p := o.list("balances", false, "balances", 0, MaxBalances)
+	if p != valid {
+		return nil
+	}
+	out := make([]Balance, len(items))
+	path := o.at("balances")
+	rule := "must be one of " + strings.Join(types, ", ") + " (in any case)"
+	for i, idx := range items {
+		b, ok := o.c.object(idx, indexPath(path, i), balanceFields)
+		if !ok {
+			continue
+		}
+		t, ok := b.code("balanceType", true, func(s string) bool { return canonical(s, types) != "" }, rule)
+		if ok {
+			out[i].Type = canonical(t, types)
+			for _, prev := range out[:i] {
+				if prev.Type == out[i].Type {
+					o.c.add(b.at("balanceType"), "appears in more than one balance; send each balance type once")
+					break
+				}
+			}
+		}
+		out[i].Amount, _ = b.amount("balanceAmount", true)
+		d, _ := b.date("referenceDate", false)
+		out[i].ReferenceDate = d.civil
+		out[i].LastChangeDateTime, _ = b.dateTime("lastChangeDateTime")
+		out[i].LastCommittedTransaction, _ = b.text("lastCommittedTransaction", false, maxIDRunes)
+		out[i].CreditLimitIncluded, _ = b.boolField("creditLimitIncluded", false, false)
+	}
+	return out
+}
+
+// canonical returns the entry of list equal to s in any case, or "".
+func canonical(s string, list []string) string {
+	for _, x := range list {
+		if strings.EqualFold(s, x) {
+			return x
+		}
+	}
+	return ""
+}
+
+// ParseBalances parses the body of the sandbox balance-update operations:
+// {"balances":[...]} with the balance shape of the account bodies (card
+// accounts: expected or authorised only). At least one balance.
+func ParseBalances(body []byte, card bool, now time.Time) ([]Balance, []FieldError) {
+	c, errs := decodeBody(body, now)
+	if errs != nil {
+		return nil, errs
+	}
+	types := accountBalanceTypes
+	if card {
+		types = cardBalanceTypes
+	}
+	var out []Balance
+	if o, ok := c.object(root, "$", []string{"balances"}); ok {
+		if _, _, ok := o.lookup("balances"); !ok {
+			c.add(o.at("balances"), "is required: send the new balances")
+		} else {
+			out = o.balances(types)
+		}
+	}
+	if len(c.errs) > 0 {
+		return nil, c.errs
+	}
+	return out, nil
+}

@@ -1,0 +1,49 @@
+package mockdata
+
+import (
+	"strings"
+	"time"
+)
+
+// Customer types, spelled as store.CustomerType.
+const (
+	CustomerPrivate   = "PRIVATE"
+	CustomerCorporate = "CORPORATE"
+)
+
+// Customer is a validated sandbox customer body:
+// {"customerNumber":"13039319955","name":"Test Testperson 3","type":"private"}.
+type Customer struct {
+	// Number is the customer number (national identity or organisation
+	// number): 1 to 35 ASCII letters and digits.
+	Number string
+	// Name is at most 70 characters.
+	Name string
+	// Type is CustomerPrivate or CustomerCorporate.
+	Type string
+}
+
+var customerFields = []string{"customerNumber", "name", "type"}
+
+// ParseCustomer parses and validates the body of "create sandbox customer".
+// type is private or corporate in any case. now is not used; every ParseX
+// takes it so that the handlers call them alike.
+func ParseCustomer(body []byte, now time.Time) (Customer, []FieldError) {
+	c, errs := decodeBody(body, now)
+	if errs != nil {
+		return Customer{}, errs
+	}
+	var cu Customer
+	if o, ok := c.object(root, "$", customerFields); ok {
+		cu.Number, _ = o.code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
+		cu.Name, _ = o.text("name", true, maxNameRunes)
+		cu.Type, _ = o.code("type", true, func(s string) bool {
+			return strings.EqualFold(s, "private") || strings.EqualFold(s, "corporate")
+		}, `must be "private" or "corporate" (in any case)`)
+		cu.Type = strings.ToUpper(cu.Type)
+	}
+	if len(c.errs) > 0 {
+		return Customer{}, c.errs
+	}
+	return cu, nil
+}

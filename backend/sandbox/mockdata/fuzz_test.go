@@ -1,0 +1,181 @@
+package mockdata
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/money"
+)
+
+// checkFieldErrors asserts what every refusal must be: bounded, each with
+// a "$" path and a short rule, and nothing in either that could not go
+// into an error body or a log line as it is.
+func checkFieldErrors(t *testing.T, errs []FieldError) {
+	t.Helper()
+	if len(errs) > MaxFieldErrors {
+		t.Fatalf("%d errors, want at most %d", len(errs), MaxFieldErrors)
+	}
+	for _, e := range errs {
+		if !strings.HasPrefix(e.Path, "$") || len(e.Path) > 2*maxPathBytes || e.Rule == "" || len(e.Rule) > 200 {
+			t.Fatalf("malformed error %q", e.Error())
+		}
+		for _, s := range []string{e.Path, e.Rule} {
+			if !utf8.ValidString(s) || textProblem(s, false) != "" {
+				t.Fatalf("error carries a character it must not: %q", s)
+			}
+		}
+	}
+}
+
+// checkOutcome asserts that a parser returned a value or errors, never
+// both nor neither.
+func checkOutcome(t *testing.T, accepted bool, errs []FieldError) {
+	t.Helper()
+	if accepted == (len(errs) > 0) {
+		t.Fatalf("accepted %v with %d errors", accepted, len(errs))
+	}
+	checkFieldErrors(t, errs)
+}
+
+// latestCivilDate is the latest date an accepted date can carry at
+// testNow: a date-time in the past written at offset +14:00 (the furthest
+// ahead) may name the next day.
+func latestCivilDate() string {
+	return testNow.Add(clockSkew).In(time.FixedZone("", 14*3600)).Format(time.DateOnly)
+}
+
+func FuzzDecodeJSON(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		compareWithEncodingJSON(t, body)
+	})
+}
+
+func FuzzParseCardTransactions(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		txs, errs := ParseCardTransactions(body, testNow)
+		checkOutcome(t, txs != nil, errs)
+		if txs == nil {
+			return
+		}
+		latest := latestCivilDate()
+		for _, tx := range txs {
+			if !isCivilDate(tx.BookingDate) || !isCivilDate(tx.TransactionDate) || tx.BookingDate > tx.TransactionDate ||
+				tx.TransactionDate > latest || !validMaskedPAN(tx.MaskedPAN) || !validCountry(tx.CardAcceptorAddress.Country) ||
+				!validCurrency(tx.TransactionAmount.Currency) || !validCurrency(tx.OriginalAmount.Currency) {
+				t.Fatalf("accepted an invalid transaction: %+v", tx)
+			}
+		}
+		out, err := CardTransactionsResponse(txs[0].MaskedPAN, txs)
+		if err != nil {
+			t.Fatalf("accepted transactions do not make a response: %v", err)
+		}
+		var resp struct {
+			CardAccount      struct{ MaskedPan string }
+			CardTransactions struct {
+				Booked []struct {
+					CardTransactionID string
+					TransactionAmount struct {
+						Currency string
+						Amount   int32
+					}
+				}
+				Pending []string
+			}
+		}
+		if err := json.Unmarshal(out, &resp); err != nil {
+			t.Fatalf("response is not JSON: %v", err)
+		}
+		if len(resp.CardTransactions.Booked) != len(txs) || resp.CardTransactions.Pending == nil {
+			t.Fatalf("response has %d booked of %d", len(resp.CardTransactions.Booked), len(txs))
+		}
+		for i, b := range resp.CardTransactions.Booked {
+			m, err := money.FromWhole(int64(b.TransactionAmount.Amount), b.TransactionAmount.Currency)
+			if err != nil || b.CardTransactionID != txs[i].CardTransactionID || m != txs[i].TransactionAmount.Minor {
+				t.Fatalf("booked %d does not round-trip: %+v vs %+v", i, b, txs[i])
+			}
+		}
+	})
+}
+
+func FuzzParseCustomer(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		c, errs := ParseCustomer(body, testNow)
+		checkOutcome(t, c != Customer{}, errs)
+		if errs == nil && (!validCustomerNumber(c.Number) || c.Type != CustomerPrivate && c.Type != CustomerCorporate) {
+			t.Fatalf("accepted %+v", c)
+		}
+	})
+}
+
+func FuzzParseAccount(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, errs := ParseAccount(body, testNow)
+		checkOutcome(t, a.CustomerNumber != "", errs)
+		if errs != nil {
+			return
+		}
+		if !bankaccount.ValidBBAN(a.BBAN) || a.IBAN != bankaccount.IBAN("NO", a.BBAN) || !validCurrency(a.Currency) ||
+			a.CreditLine.Minor < 0 || a.CreditLine.Currency != a.Currency {
+			t.Fatalf("accepted %+v", a)
+		}
+		for _, b := range a.Balances {
+			if canonical(b.Type, accountBalanceTypes) != b.Type || !validCurrency(b.Amount.Currency) {
+				t.Fatalf("accepted balance %+v", b)
+			}
+		}
+	})
+}
+
+func FuzzParseCardAccount(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, errs := ParseCardAccount(body, testNow)
+		checkOutcome(t, a.CustomerNumber != "", errs)
+		if errs != nil {
+			return
+		}
+		if !validMaskedPAN(a.MaskedPAN) || a.CreditLimit.Currency != a.Currency || a.CreditLimit.Minor < 0 ||
+			canonical(a.Status, cardAccountStatuses) != a.Status {
+			t.Fatalf("accepted %+v", a)
+		}
+		for _, b := range a.Balances {
+			if b.Type != "expected" && b.Type != "authorised" {
+				t.Fatalf("accepted balance %+v", b)
+			}
+		}
+	})
+}
+
+func FuzzParseAccountTransactions(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		txs, errs := ParseAccountTransactions(body, testNow)
+		checkOutcome(t, txs != nil, errs)
+		latest := latestCivilDate()
+		for _, tx := range txs {
+			if !isCivilDate(tx.BookingDate) || !isCivilDate(tx.ValueDate) || tx.BookingDate > latest || tx.ValueDate > latest ||
+				!validCurrency(tx.Amount.Currency) {
+				t.Fatalf("accepted %+v", tx)
+			}
+			for _, r := range []*AccountReference{tx.CreditorAccount, tx.DebtorAccount} {
+				if r != nil && r.IBAN == "" && r.BBAN == "" {
+					t.Fatalf("accepted an empty account reference in %+v", tx)
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseAgreement(f *testing.F) {
+	f.Fuzz(func(t *testing.T, body []byte) {
+		a, errs := ParseAgreement(body, testNow)
+		checkOutcome(t, a.Owner != "", errs)
+		for _, e := range a.Engagements {
+			if len(e.Roles) == 0 || len(e.Roles) > 2 || e.Account.IBAN == "" && e.Account.BBAN == "" {
+				t.Fatalf("accepted engagement %+v", e)
+			}
+		}
+	})
+}
