@@ -174,3 +174,16 @@ func TestShippedCaddyfileAdapts(t *testing.T) {
 		t.Fatalf("adapted Caddyfile differs from %s; run go test ./caddymodule -run ShippedCaddyfile -update and review:\n%s", golden, pretty.String())
 	}
 }
+
+func TestUnmarshalFixes(t *testing.T) {
+	f := new(Fixes)
+	if err := f.UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw_fixes {\n fix longer-names 2020-06-01 2024-10-01\n}")); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Fixes) != 1 || f.Fixes[0].Name != "longer-names" || f.Fixes[0].DefaultSince != "2024-10-01" {
+		t.Fatalf("%+v", f.Fixes)
+	}
+	if err := new(Fixes).UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw_fixes {\n fix longer-names 2020-06-01\n}")); err == nil {
+		t.Fatal("fix without default-since accepted")
+	}
+}

@@ -195,6 +195,9 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 		}
 	}
 	start := time.Now()
+	if names, ok := caddyhttp.GetVar(r.Context(), "obgw.fixes").(string); ok && names != "" {
+		req.Fixes = strings.Split(names, ",")
+	}
 	out := v.verifier.Verify(r.Context(), &req, &v.policy)
 	v.metrics.observe(out, &v.policy, time.Since(start))
 	publish(r, out)

@@ -93,6 +93,8 @@ type Request struct {
 	// LimitResource is the resource id the PSU-not-present limit counts
 	// against (the account or card account of the path).
 	LimitResource string
+	// Fixes are the x-accept-fix values in effect, for the context token.
+	Fixes []string
 }
 
 // Outcome is the pipeline's verdict on one request.
@@ -240,6 +242,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	o.Context.PSUID = h.Get("Psu-Id")
 	o.Context.PSUCorporateID = h.Get("Psu-Corporate-Id")
 	o.Context.PSUPresent = h.Get("Psu-Ip-Address") != ""
+	o.Context.Fixes = r.Fixes
 
 	// 10. PSU-not-present limit, last, so that only calls that would be
 	// served are counted.

@@ -35,8 +35,17 @@ func (rc *recorder) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	rc.seen[r.Header.Get("X-Request-Id")] = recorded{header: r.Header.Clone(), body: b}
 	rc.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
+	if strings.HasPrefix(r.URL.Path, "/v1/fixes") {
+		// The newest shape, as the backend writes it.
+		w.Write([]byte(fixesBody))
+		return
+	}
 	w.Write([]byte(`{"ok":true}`))
 }
+
+// fixesBody is an account list in the newest shape: amounts as strings, a
+// 50-character name, an ISO cash account type.
+const fixesBody = `{"accounts":[{"resourceId":"enc!!a1","iban":"NO9386011117947","currency":"NOK","name":"Brukskonto for husholdning og faste trekk 2026 ABCD","cashAccountType":"CACC","balances":[{"balanceType":"expected","balanceAmount":{"currency":"NOK","amount":"18000.50"}}]}]}`
 
 func (rc *recorder) get(id string) (recorded, bool) {
 	rc.mu.Lock()
