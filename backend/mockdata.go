@@ -279,7 +279,6 @@ func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWrite
 	}
 }
 
-
 // addMockTransactions books an array of transactions on a mock account or
 // card account and moves its balances by the amounts, so the booked balance
 // keeps matching the booked list.

@@ -15,7 +15,7 @@ func TestParseBalances(t *testing.T) {
 	for body, want := range map[string]string{
 		`{}`: "$.balances",
 		`{"balances":[{"balanceType":"closingBooked","balanceAmount":{"currency":"NOK","amount":1}}]}`: "$.balances[0].balanceType",
-		`{"balances":[{"balanceType":"expected","balanceAmount":{"currency":"NOK","amount":1.5}}]}`:   "$.balances[0].balanceAmount.amount",
+		`{"balances":[{"balanceType":"expected","balanceAmount":{"currency":"NOK","amount":1.5}}]}`:    "$.balances[0].balanceAmount.amount",
 		`{"balances":[],"x":1}`: "$.x",
 	} {
 		_, errs := ParseBalances([]byte(body), true, now)
