@@ -210,3 +210,61 @@ type Consent struct {
 	// CreatedAt, ValidUntil (180 days after SCA) and LastSCA.
 	CreatedAt, ValidUntil, LastSCA time.Time
 }
+
+// Payment kinds.
+const (
+	PaymentSingle   = "single"
+	PaymentPeriodic = "periodic"
+	PaymentBulk     = "bulk"
+)
+
+// Payment is a payment initiation (single, periodic or bulk).
+type Payment struct {
+	// ID is the opaque resource id.
+	ID string
+	// TPP is the initiating TPP's organizationIdentifier.
+	TPP string
+	// RequestID is the X-Request-ID of the creating request: one payment
+	// per (TPP, RequestID), so a retried creation never makes two.
+	RequestID string
+	// Kind is single, periodic or bulk.
+	Kind string
+	// Product is the payment product.
+	Product string
+	// CustomerID is the PSU who authorised it (empty until SCA).
+	CustomerID string
+	// DebtorAccountID is the bank's account debited, when it is one.
+	DebtorAccountID string
+	// Amount and Currency are the instructed amount (minor units); for a
+	// bulk payment the sum.
+	Amount   int64
+	Currency string
+	// ExecutionDate is the requested execution date (YYYY-MM-DD).
+	ExecutionDate string
+	// Body is the validated initiation as served back (JSON).
+	Body json.RawMessage
+	// Status is the ISO 20022 transaction status.
+	Status string
+	// FundsAvailable is "", "true" or "false" (known after a funds check).
+	FundsAvailable string
+	// CreatedAt and UpdatedAt.
+	CreatedAt, UpdatedAt time.Time
+}
+
+// Basket is a signing basket: payments authorised with one SCA.
+type Basket struct {
+	// ID is the opaque resource id.
+	ID string
+	// TPP is the TPP's organizationIdentifier.
+	TPP string
+	// RequestID is the X-Request-ID of the creating request.
+	RequestID string
+	// PaymentIDs are the payments, in order.
+	PaymentIDs []string
+	// CustomerID is the PSU who authorised it (empty until SCA).
+	CustomerID string
+	// Status is RCVD, ACTC, PATC or RJCT as last computed, or CANC.
+	Status string
+	// CreatedAt.
+	CreatedAt time.Time
+}

@@ -175,4 +175,47 @@ var migrations = []migration{{
 			SELECT account_id, booking_date, COUNT(*) FROM transactions
 			WHERE booked = TRUE GROUP BY account_id, booking_date`,
 	},
+}, {
+	version: 3,
+	name:    "payments and signing baskets",
+	stmts: []string{
+		`CREATE TABLE payments (
+			id TEXT PRIMARY KEY,
+			tpp TEXT NOT NULL,
+			request_id TEXT NOT NULL,
+			kind TEXT NOT NULL CHECK (kind IN ('single', 'periodic', 'bulk')),
+			product TEXT NOT NULL,
+			customer_id TEXT REFERENCES customers (id) ON DELETE CASCADE,
+			debtor_account_id TEXT REFERENCES accounts (id) ON DELETE CASCADE,
+			amount BIGINT NOT NULL,
+			currency TEXT NOT NULL,
+			execution_date TEXT NOT NULL,
+			body TEXT NOT NULL,
+			status TEXT NOT NULL,
+			funds_available TEXT NOT NULL,
+			created_at {{instant}} NOT NULL,
+			updated_at {{instant}} NOT NULL,
+			UNIQUE (tpp, request_id)
+		)`,
+		`CREATE INDEX payments_due ON payments (status, execution_date)`,
+		`CREATE INDEX payments_customer ON payments (customer_id)`,
+		`CREATE INDEX payments_debtor ON payments (debtor_account_id)`,
+		`CREATE TABLE baskets (
+			id TEXT PRIMARY KEY,
+			tpp TEXT NOT NULL,
+			request_id TEXT NOT NULL,
+			customer_id TEXT REFERENCES customers (id) ON DELETE CASCADE,
+			status TEXT NOT NULL,
+			created_at {{instant}} NOT NULL,
+			UNIQUE (tpp, request_id)
+		)`,
+		`CREATE INDEX baskets_customer ON baskets (customer_id)`,
+		`CREATE TABLE basket_payments (
+			basket_id TEXT NOT NULL REFERENCES baskets (id) ON DELETE CASCADE,
+			ord INTEGER NOT NULL,
+			payment_id TEXT NOT NULL REFERENCES payments (id) ON DELETE CASCADE,
+			PRIMARY KEY (basket_id, ord)
+		)`,
+		`CREATE INDEX basket_payments_payment ON basket_payments (payment_id)`,
+	},
 }}

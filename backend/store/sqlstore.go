@@ -60,7 +60,7 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 // Atomically together with what replaces the data.
 func (s *sqlStore) DeleteAll(ctx context.Context) error {
 	return s.inTx(ctx, "delete all", func(tx *sql.Tx) error {
-		for _, table := range []string{"consent_accounts", "consents", "sessions", "sca_flows", "corporate_ids", "psu_ids",
+		for _, table := range []string{"basket_payments", "baskets", "payments", "consent_accounts", "consents", "sessions", "sca_flows", "corporate_ids", "psu_ids",
 			"agreement_engagements", "agreements", "transaction_day_counts", "transactions", "balances", "accounts", "customers"} {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table); err != nil {
 				return err

@@ -108,6 +108,28 @@ type Store interface {
 	// SetConsentStatus changes a consent's status.
 	SetConsentStatus(ctx context.Context, id, status string) error
 
+	// CreatePayment stores p, assigning ID and times; a second payment with
+	// the same (TPP, RequestID) is ErrConflict.
+	CreatePayment(ctx context.Context, p *Payment) error
+	// GetPayment returns a payment by ID.
+	GetPayment(ctx context.Context, id string) (*Payment, error)
+	// GetPaymentByRequest returns the payment a TPP created with requestID.
+	GetPaymentByRequest(ctx context.Context, tpp, requestID string) (*Payment, error)
+	// UpdatePayment writes status, PSU, debtor account and funds flag if
+	// the stored status is still from (else ErrConflict).
+	UpdatePayment(ctx context.Context, p *Payment, from string) error
+	// ListPaymentsDue returns authorised single and bulk payments due on or
+	// before date (YYYY-MM-DD).
+	ListPaymentsDue(ctx context.Context, date string) ([]Payment, error)
+	// CreateBasket stores b with its payment ids, assigning ID and CreatedAt.
+	CreateBasket(ctx context.Context, b *Basket) error
+	// GetBasket returns a basket by ID.
+	GetBasket(ctx context.Context, id string) (*Basket, error)
+	// GetBasketByRequest returns the basket a TPP created with requestID.
+	GetBasketByRequest(ctx context.Context, tpp, requestID string) (*Basket, error)
+	// UpdateBasket writes status and PSU if the stored status is still from.
+	UpdateBasket(ctx context.Context, b *Basket, from string) error
+
 	// Atomically runs fn against a view of the store inside one database
 	// transaction: everything fn writes lands together or not at all.
 	Atomically(ctx context.Context, fn func(Store) error) error

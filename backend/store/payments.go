@@ -1,0 +1,183 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+)
+
+const paymentColumns = `id, tpp, request_id, kind, product, customer_id, debtor_account_id, amount, currency,
+	execution_date, body, status, funds_available, created_at, updated_at`
+
+func scanPayment(row interface{ Scan(...any) error }) (*Payment, error) {
+	var p Payment
+	err := row.Scan(&p.ID, &p.TPP, &p.RequestID, &p.Kind, &p.Product, optString{&p.CustomerID}, optString{&p.DebtorAccountID},
+		&p.Amount, &p.Currency, &p.ExecutionDate, jsonScan{&p.Body}, &p.Status, &p.FundsAvailable,
+		instantScan{&p.CreatedAt}, instantScan{&p.UpdatedAt})
+	if err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// CreatePayment stores p, assigning ID, CreatedAt and UpdatedAt. A second
+// payment with the same (TPP, RequestID) is ErrConflict: the caller answers
+// with the first one (GetPaymentByRequest).
+func (s *sqlStore) CreatePayment(ctx context.Context, p *Payment) error {
+	const op = "create payment"
+	if err := oneOf("payment kind", p.Kind, PaymentSingle, PaymentPeriodic, PaymentBulk); err != nil {
+		return err
+	}
+	if err := checkDate("execution date", p.ExecutionDate); err != nil {
+		return err
+	}
+	body, err := jsonArg("payment body", p.Body)
+	if err != nil {
+		return err
+	}
+	id, now := newID(), s.stamp()
+	if _, err := s.exec(ctx, op, `INSERT INTO payments (`+paymentColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		id, p.TPP, p.RequestID, p.Kind, p.Product, optRef(p.CustomerID), optRef(p.DebtorAccountID), p.Amount, p.Currency,
+		p.ExecutionDate, body, p.Status, p.FundsAvailable, s.d.instant(now), s.d.instant(now)); err != nil {
+		return err
+	}
+	p.ID, p.CreatedAt, p.UpdatedAt = id, now, now
+	return nil
+}
+
+// GetPayment returns a payment by ID.
+func (s *sqlStore) GetPayment(ctx context.Context, id string) (*Payment, error) {
+	p, err := scanPayment(s.q.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments WHERE id = $1`, id))
+	if err != nil {
+		return nil, s.fail("get payment", err)
+	}
+	return p, nil
+}
+
+// GetPaymentByRequest returns the payment a TPP created with requestID.
+func (s *sqlStore) GetPaymentByRequest(ctx context.Context, tpp, requestID string) (*Payment, error) {
+	p, err := scanPayment(s.q.QueryRowContext(ctx, `SELECT `+paymentColumns+` FROM payments WHERE tpp = $1 AND request_id = $2`, tpp, requestID))
+	if err != nil {
+		return nil, s.fail("get payment by request", err)
+	}
+	return p, nil
+}
+
+// UpdatePayment writes p's status, PSU, debtor account and funds flag if
+// the stored status is still from: a compare-and-set, so two concurrent
+// transitions cannot both win (ErrConflict for the loser).
+func (s *sqlStore) UpdatePayment(ctx context.Context, p *Payment, from string) error {
+	const op = "update payment"
+	now := s.stamp()
+	n, err := s.exec(ctx, op, `UPDATE payments SET status = $3, customer_id = $4, debtor_account_id = $5,
+			funds_available = $6, updated_at = $7
+		WHERE id = $1 AND status = $2`,
+		p.ID, from, p.Status, optRef(p.CustomerID), optRef(p.DebtorAccountID), p.FundsAvailable, s.d.instant(now))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := s.GetPayment(ctx, p.ID); err != nil {
+			return err
+		}
+		return s.fail(op, ErrConflict)
+	}
+	p.UpdatedAt = now
+	return nil
+}
+
+// ListPaymentsDue returns the authorised (ACTC) single and bulk payments
+// whose execution date is on or before date, oldest first.
+func (s *sqlStore) ListPaymentsDue(ctx context.Context, date string) ([]Payment, error) {
+	const op = "list due payments"
+	rows, err := s.q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments
+		WHERE status = 'ACTC' AND kind <> 'periodic' AND execution_date <= $1
+		ORDER BY execution_date, created_at, id`, date)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	var out []Payment
+	for rows.Next() {
+		p, err := scanPayment(rows)
+		if err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, *p)
+	}
+	return out, s.fail(op, rows.Err())
+}
+
+// CreateBasket stores b and its payments atomically, assigning ID and
+// CreatedAt; (TPP, RequestID) is unique as for payments.
+func (s *sqlStore) CreateBasket(ctx context.Context, b *Basket) error {
+	id, now := newID(), s.stamp()
+	err := s.inTx(ctx, "create basket", func(tx *sql.Tx) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO baskets (id, tpp, request_id, customer_id, status, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6)`, id, b.TPP, b.RequestID, optRef(b.CustomerID), b.Status, s.d.instant(now)); err != nil {
+			return err
+		}
+		for i, p := range b.PaymentIDs {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO basket_payments (basket_id, ord, payment_id) VALUES ($1, $2, $3)`, id, i, p); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	b.ID, b.CreatedAt = id, now
+	return nil
+}
+
+// GetBasket returns a basket by ID.
+func (s *sqlStore) GetBasket(ctx context.Context, id string) (*Basket, error) {
+	const op = "get basket"
+	var b Basket
+	err := s.q.QueryRowContext(ctx, `SELECT id, tpp, request_id, customer_id, status, created_at FROM baskets WHERE id = $1`, id).
+		Scan(&b.ID, &b.TPP, &b.RequestID, optString{&b.CustomerID}, &b.Status, instantScan{&b.CreatedAt})
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	rows, err := s.q.QueryContext(ctx, `SELECT payment_id FROM basket_payments WHERE basket_id = $1 ORDER BY ord`, id)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, s.fail(op, err)
+		}
+		b.PaymentIDs = append(b.PaymentIDs, p)
+	}
+	return &b, s.fail(op, rows.Err())
+}
+
+// GetBasketByRequest returns the basket a TPP created with requestID.
+func (s *sqlStore) GetBasketByRequest(ctx context.Context, tpp, requestID string) (*Basket, error) {
+	var id string
+	err := s.q.QueryRowContext(ctx, `SELECT id FROM baskets WHERE tpp = $1 AND request_id = $2`, tpp, requestID).Scan(&id)
+	if err != nil {
+		return nil, s.fail("get basket by request", err)
+	}
+	return s.GetBasket(ctx, id)
+}
+
+// UpdateBasket writes b's status and PSU if the stored status is still from.
+func (s *sqlStore) UpdateBasket(ctx context.Context, b *Basket, from string) error {
+	const op = "update basket"
+	n, err := s.exec(ctx, op, `UPDATE baskets SET status = $3, customer_id = $4 WHERE id = $1 AND status = $2`,
+		b.ID, from, b.Status, optRef(b.CustomerID))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		if _, err := s.GetBasket(ctx, b.ID); err != nil {
+			return err
+		}
+		return s.fail(op, ErrConflict)
+	}
+	return nil
+}

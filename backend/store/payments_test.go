@@ -1,0 +1,97 @@
+package store
+
+import (
+	"encoding/json"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+func TestPaymentsAndBaskets(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		acct := mustAccount(t, s, c.ID, "NO9312345678903")
+		body := json.RawMessage(`{"instructedAmount":{"currency":"NOK","amount":"10.00"}}`)
+		p := &Payment{TPP: "PSDNO-FSA-1", RequestID: "r1", Kind: PaymentSingle, Product: "domestic-norway-credit-transfers",
+			Amount: 1000, Currency: "NOK", ExecutionDate: "2026-11-22", Body: body, Status: "RCVD"}
+		wantErr(t, "CreatePayment", s.CreatePayment(ctx, p), nil)
+		// The same (TPP, X-Request-ID) never creates a second payment.
+		dup := *p
+		dup.ID = ""
+		wantErr(t, "CreatePayment again", s.CreatePayment(ctx, &dup), ErrConflict)
+		got, err := s.GetPaymentByRequest(ctx, "PSDNO-FSA-1", "r1")
+		if err != nil || got.ID != p.ID || string(got.Body) != string(body) {
+			t.Fatalf("by request: %+v %v", got, err)
+		}
+		// Another TPP may use the same request id.
+		other := *p
+		other.TPP = "PSDNO-FSA-2"
+		wantErr(t, "CreatePayment other TPP", s.CreatePayment(ctx, &other), nil)
+
+		// Compare-and-set: of concurrent transitions from RCVD, one wins.
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		for i := 0; i < 8; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				q := *p
+				q.Status, q.CustomerID, q.DebtorAccountID = "ACTC", c.ID, acct.ID
+				if s.UpdatePayment(ctx, &q, "RCVD") == nil {
+					wins.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Fatalf("%d winners", wins.Load())
+		}
+		got, _ = s.GetPayment(ctx, p.ID)
+		if got.Status != "ACTC" || got.CustomerID != c.ID || got.DebtorAccountID != acct.ID {
+			t.Fatalf("after update: %+v", got)
+		}
+		wantErr(t, "UpdatePayment unknown", s.UpdatePayment(ctx, &Payment{ID: "enc!!nope", Status: "CANC"}, "RCVD"), ErrNotFound)
+
+		// Due: authorised, not periodic, not in the future.
+		periodic := &Payment{TPP: "PSDNO-FSA-1", RequestID: "r2", Kind: PaymentPeriodic, Product: p.Product, Amount: 1, Currency: "NOK",
+			ExecutionDate: "2026-11-01", Body: body, Status: "ACTC"}
+		future := &Payment{TPP: "PSDNO-FSA-1", RequestID: "r3", Kind: PaymentSingle, Product: p.Product, Amount: 1, Currency: "NOK",
+			ExecutionDate: "2027-01-01", Body: body, Status: "ACTC"}
+		wantErr(t, "periodic", s.CreatePayment(ctx, periodic), nil)
+		wantErr(t, "future", s.CreatePayment(ctx, future), nil)
+		due, err := s.ListPaymentsDue(ctx, "2026-11-22")
+		if err != nil || len(due) != 1 || due[0].ID != p.ID {
+			t.Fatalf("due %+v %v", due, err)
+		}
+
+		b := &Basket{TPP: "PSDNO-FSA-1", RequestID: "b1", PaymentIDs: []string{p.ID, future.ID}, Status: "RCVD"}
+		wantErr(t, "CreateBasket", s.CreateBasket(ctx, b), nil)
+		gb, err := s.GetBasket(ctx, b.ID)
+		if err != nil || len(gb.PaymentIDs) != 2 || gb.PaymentIDs[1] != future.ID {
+			t.Fatalf("basket %+v %v", gb, err)
+		}
+		if byReq, err := s.GetBasketByRequest(ctx, "PSDNO-FSA-1", "b1"); err != nil || byReq.ID != b.ID {
+			t.Fatalf("basket by request %v", err)
+		}
+		wantErr(t, "CreateBasket again", s.CreateBasket(ctx, &Basket{TPP: "PSDNO-FSA-1", RequestID: "b1", Status: "RCVD"}), ErrConflict)
+		gb.Status, gb.CustomerID = "ACTC", c.ID
+		wantErr(t, "UpdateBasket", s.UpdateBasket(ctx, gb, "RCVD"), nil)
+		wantErr(t, "UpdateBasket lost", s.UpdateBasket(ctx, gb, "RCVD"), ErrConflict)
+		wantErr(t, "basket with unknown payment", s.CreateBasket(ctx, &Basket{TPP: "x", RequestID: "b2", PaymentIDs: []string{"enc!!nope"}, Status: "RCVD"}), ErrNotFound)
+
+		// Deleting the PSU removes its payments and baskets.
+		wantErr(t, "DeleteCustomer", s.DeleteCustomer(ctx, c.ID), nil)
+		if _, err := s.GetPayment(ctx, p.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("payment of a deleted customer: %v", err)
+		}
+		if _, err := s.GetBasket(ctx, b.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("basket of a deleted customer: %v", err)
+		}
+		wantErr(t, "DeleteAll", s.DeleteAll(ctx), nil)
+		if _, err := s.GetPayment(ctx, future.ID); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("payment after DeleteAll: %v", err)
+		}
+	})
+}
