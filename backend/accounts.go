@@ -87,7 +87,9 @@ func (s *Server) listAccounts(kind store.AccountKind) func(http.ResponseWriter, 
 		if e != nil {
 			return e
 		}
-		withBalance := r.URL.Query().Get("withBalance") == "true"
+		// Without the PSU, balances come only from the limited balances
+		// endpoint: withBalance would be a way around the 4-per-day limit.
+		withBalance := r.URL.Query().Get("withBalance") == "true" && a.psuPresent
 		accounts, err := s.cfg.Store.ListAccounts(r.Context(), kind, a.consent.AccountIDs)
 		if err != nil {
 			return storeError(err, "the accounts")
@@ -136,7 +138,7 @@ func (s *Server) getAccount(kind store.AccountKind) func(http.ResponseWriter, *h
 			return e
 		}
 		var bs []store.Balance
-		if r.URL.Query().Get("withBalance") == "true" {
+		if r.URL.Query().Get("withBalance") == "true" && a.psuPresent {
 			var err error
 			if bs, err = s.cfg.Store.ListBalances(r.Context(), acc.ID); err != nil {
 				return storeError(err, "the balances")

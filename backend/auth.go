@@ -7,10 +7,16 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
+// identityChecks are the gateway checks that establish who the TPP is; a
+// token saying one of them only reported a failure (report_only) names no
+// TPP the backend can trust.
+var identityChecks = map[string]bool{"certificate": true, "signature": true}
+
 // authenticated admits only requests with a valid gateway context token
-// issued for this very request (its X-Request-ID), then runs h and writes
-// the error h returns, if any.
-func (s *Server) authenticated(h func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler {
+// issued for this very request (its X-Request-ID), whose TPP identity the
+// gateway verified and which grants role (when not empty), then runs h and
+// writes the error h returns, if any.
+func (s *Server) authenticated(role string, h func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := r.Header[tppcontext.Header]
 		if len(vals) != 1 || s.cfg.Tokens == nil {
@@ -20,6 +26,16 @@ func (s *Server) authenticated(h func(http.ResponseWriter, *http.Request, *tppco
 		c, err := s.cfg.Tokens.Verify(vals[0], s.cfg.Now())
 		if err != nil || c.RequestID != r.Header.Get("X-Request-Id") {
 			bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway").Write(w)
+			return
+		}
+		for _, u := range c.Unverified {
+			if identityChecks[u] {
+				bgerror.New(bgerror.CodeCertificateInvalid, "the TPP's identity was not verified").Write(w)
+				return
+			}
+		}
+		if role != "" && !c.HasRole(role) {
+			bgerror.New(bgerror.CodeRoleInvalid, "this service needs role "+role).Write(w)
 			return
 		}
 		if e := h(w, r, c); e != nil {

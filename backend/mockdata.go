@@ -37,6 +37,7 @@ func (s *Server) sandboxRoutes(tpp func(func(http.ResponseWriter, *http.Request,
 	}
 	s.mux.Handle("GET /v1/sandbox/agreements", tpp(s.listMockAgreements))
 	s.mux.Handle("POST /v1/sandbox/agreements", tpp(s.createMockAgreement))
+	s.mux.Handle("POST /v1/sandbox/payment-batch-runs", tpp(s.runBatch))
 }
 
 // readMockBody reads the request body.

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -26,6 +27,8 @@ const csrfCookie = "obgw_sca"
 // scaView is what the SCA page shows.
 type scaView struct {
 	Title, TPP, Step, Action, CSRF, Error, Customer string
+	// Summary says what the PSU authorises (payments).
+	Summary []string
 	Sandbox                                         bool
 	Agreements                                      []store.Agreement
 	Accounts                                        []accountChoice
@@ -33,8 +36,17 @@ type scaView struct {
 
 type accountChoice struct{ ID, Label string }
 
+// errNoSCAProvider answers the SCA page outside the sandbox: identifying a
+// PSU by a customer number alone is a mock, and production needs a real
+// SCA provider (BankID), which this release does not include.
+const errNoSCAProvider = "Strong customer authentication is not available in this deployment: no SCA provider is configured."
+
 // scaPage shows the step of the flow the PSU is at.
 func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.Sandbox {
+		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return
+	}
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
@@ -75,7 +87,7 @@ func step(f *store.SCAFlow) string {
 		return "identify"
 	case f.Context == "":
 		return "context"
-	case f.Purpose == PurposeUser:
+	case f.Purpose == PurposeUser, f.Purpose == PurposePayment, f.Purpose == PurposeBasket:
 		return "authorise"
 	default:
 		return "accounts"
@@ -101,6 +113,8 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 			return
 		}
 		v.Agreements = ags
+	case "authorise":
+		v.Summary = s.summary(ctx, f)
 	case "accounts":
 		choices, err := s.offered(ctx, f)
 		if err != nil {
@@ -196,6 +210,10 @@ func hasRoles(have []string, want ...string) bool {
 
 // scaSubmit takes one form submission of the flow.
 func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.Sandbox {
+		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return
+	}
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
@@ -215,6 +233,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	switch r.PostForm.Get("step") {
 	case "cancel":
+		s.rejectPayments(ctx, f)
 		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The PSU cancelled the authorisation")
 	case "identify":
 		if step(f) != "identify" {
@@ -313,6 +332,22 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 // then the success redirect.
 func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
 	ctx := r.Context()
+	if f.Purpose == PurposePayment || f.Purpose == PurposeBasket {
+		if err := s.authoriseFlowPayments(ctx, f); err != nil {
+			s.rejectPayments(ctx, f)
+			status, code := http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE"
+			switch {
+			case errors.Is(err, errNotPSUAccount):
+				status, code = http.StatusForbidden, "RESOURCE_UNKNOWN"
+			case errors.Is(err, errNoFunds):
+				status, code = http.StatusBadRequest, "PAYMENT_FAILED"
+			case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
+				status, code = http.StatusConflict, "STATUS_INVALID"
+			}
+			s.fail(w, r, f, status, code, "The payment could not be authorised: "+err.Error())
+			return
+		}
+	}
 	f.State = store.FlowCompleted
 	if err := s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending); err != nil {
 		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusConflict)
@@ -373,4 +408,82 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: "", Path: scaHref(f.ID), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	w.Header().Set("Cache-Control", "no-store")
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
+
+// flowPayments returns the payments a payment or basket flow authorises.
+func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
+	ids := []string{f.ResourceID}
+	if f.Purpose == PurposeBasket {
+		b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
+		if err != nil {
+			return nil, err
+		}
+		ids = b.PaymentIDs
+	}
+	out := make([]*store.Payment, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.cfg.Store.GetPayment(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// authoriseFlowPayments authorises every payment of the flow with this one
+// SCA. A basket is not atomic: payments authorised before a failure stay
+// authorised, and the basket's status shows the mix.
+func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if err := s.authorisePayment(ctx, f, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// rejectPayments marks the flow's payments still awaiting SCA as rejected
+// (the PSU cancelled, or SCA failed).
+func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
+	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
+		return
+	}
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return
+	}
+	for _, p := range ps {
+		if p.Status == StatusReceived {
+			p.Status = StatusRejected
+			_ = s.cfg.Store.UpdatePayment(ctx, p, StatusReceived)
+		}
+	}
+}
+
+// summary describes the payments of the flow for the PSU.
+func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
+	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
+		return nil
+	}
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range ps {
+		in, e := s.parse(p.Kind, p.Product, p.Body)
+		if e != nil {
+			continue
+		}
+		for _, c := range in.creditor {
+			out = append(out, c.InstructedAmount.Currency+" "+money.Format(c.InstructedAmount.Minor, c.InstructedAmount.Currency)+
+				" to "+c.CreditorName+" ("+c.CreditorAccount.IBAN+c.CreditorAccount.BBAN+") from "+in.debtor.IBAN+in.debtor.BBAN+", "+p.ExecutionDate)
+		}
+	}
+	return out
 }

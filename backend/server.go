@@ -55,7 +55,13 @@ func New(cfg Config) *Server {
 
 func (s *Server) routes() {
 	tpp := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
-		return s.authenticated(h)
+		return s.authenticated("PSP_AI", h)
+	}
+	pis := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
+		return s.authenticated("PSP_PI", h)
+	}
+	anyRole := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
+		return s.authenticated("", h)
 	}
 	// Consents.
 	s.mux.Handle("POST /v1/bank-offered-consents", tpp(s.createConsent))
@@ -73,9 +79,10 @@ func (s *Server) routes() {
 		s.mux.Handle("GET "+base+"/{id}/transactions/{transactionId}", tpp(s.getTransaction(k)))
 	}
 	s.mux.Handle("GET /v1/agreements", tpp(s.listAgreements))
-	s.mux.Handle("GET /v1/user", tpp(s.getUser))
+	s.mux.Handle("GET /v1/user", pis(s.getUser))
+	s.paymentRoutes(pis)
 	if s.cfg.Sandbox {
-		s.sandboxRoutes(tpp)
+		s.sandboxRoutes(anyRole)
 	}
 	// The PSU-facing SCA page: no context token, CSRF-protected.
 	s.mux.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)

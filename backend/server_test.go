@@ -87,6 +87,7 @@ type tppCall struct {
 	psuPresent              bool
 	noToken                 bool
 	body                    string
+	requestID               string // default: a fresh UUID
 }
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
@@ -99,7 +100,10 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 		rd = strings.NewReader(c.body)
 	}
 	req, _ := http.NewRequest(c.method, h.srv.URL+c.path, rd)
-	rid := uuid.NewString()
+	rid := c.requestID
+	if rid == "" {
+		rid = uuid.NewString()
+	}
 	req.Header.Set("X-Request-ID", rid)
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=xyz")
 	if c.sid != "" {
@@ -112,7 +116,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 		req.Header.Set("PSU-Corporate-ID", c.corporateID)
 	}
 	if !c.noToken {
-		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, Roles: []string{"PSP_AI"}, RequestID: rid,
+		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
 			PSUID: c.psuID, PSUCorporateID: c.corporateID, PSUPresent: c.psuPresent}, h.clk.now())
 		if err != nil {
 			h.t.Fatal(err)
@@ -544,4 +548,68 @@ func TestPISPOnlyUserJourney(t *testing.T) {
 			t.Fatalf("accounts without consent: %d %v", status, b)
 		}
 	})
+}
+
+// TestWithBalanceNeedsThePSU: without the PSU present, withBalance is
+// ignored, so the limited balances endpoint is the only way to balances.
+func TestWithBalanceNeedsThePSU(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	q := h.consent("", "s1", sandbox.KariNumber, "", 1)
+	_, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts?withBalance=true", psuID: q.Get("psu-id")})
+	if acc := b["accounts"].([]any)[0].(map[string]any); acc["balances"] != nil {
+		t.Fatalf("balances served without the PSU: %v", acc)
+	}
+	_, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts?withBalance=true", psuID: q.Get("psu-id"), sid: "s1", psuPresent: true})
+	if acc := b["accounts"].([]any)[0].(map[string]any); acc["balances"] == nil {
+		t.Fatalf("no balances with the PSU present: %v", acc)
+	}
+}
+
+// TestBackendTrustsOnlyVerifiedIdentities: a token whose certificate or
+// signature check only reported a failure, or that lacks the route's role,
+// is refused.
+func TestBackendTrustsOnlyVerifiedIdentities(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	for _, tc := range []struct {
+		ctx  tppcontext.Context
+		code string
+	}{
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, Unverified: []string{"signature"}}, "CERTIFICATE_INVALID"},
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}}, "ROLE_INVALID"},
+	} {
+		rid := uuid.NewString()
+		tc.ctx.RequestID = rid
+		tok, _ := h.issuer.Issue(tc.ctx, h.clk.now())
+		req, _ := http.NewRequest("GET", h.srv.URL+"/v1/accounts", nil)
+		req.Header.Set("X-Request-ID", rid)
+		req.Header.Set(tppcontext.Header, tok)
+		resp, err := h.srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 401 || !strings.Contains(string(raw), tc.code) {
+			t.Errorf("%+v: %d %s", tc.ctx, resp.StatusCode, raw)
+		}
+	}
+}
+
+// TestProductionHasNoMockSCA: identifying a PSU by customer number alone
+// is the sandbox's mock; a production backend refuses the page.
+func TestProductionHasNoMockSCA(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "s1"})
+	href := scaLink(b)
+	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
+	defer prod.Close()
+	resp, err := prod.Client().Get(prod.URL + href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 {
+		t.Fatalf("production SCA page: %d", resp.StatusCode)
+	}
 }

@@ -140,14 +140,15 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	a.state = st.(*sharedState)
 	a.verifier, err = gateway.NewVerifier(gateway.Config{
-		Certificates:  certs,
-		Registry:      reg,
-		Replay:        a.state.replay,
-		Limiter:       a.state.limiter,
-		Issuer:        issuer,
-		ClockSkew:     time.Duration(a.ClockSkew),
-		CertCacheSize: a.CertCacheSize,
-		CertCacheTTL:  time.Duration(a.CertCacheTTL),
+		Certificates:   certs,
+		Registry:       reg,
+		Replay:         a.state.replay,
+		ReplayFallback: a.state.fallback,
+		Limiter:        a.state.limiter,
+		Issuer:         issuer,
+		ClockSkew:      time.Duration(a.ClockSkew),
+		CertCacheSize:  a.CertCacheSize,
+		CertCacheTTL:   time.Duration(a.CertCacheTTL),
 	})
 	return err
 }

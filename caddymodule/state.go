@@ -14,9 +14,10 @@ var sharedStates = caddy.NewUsagePool()
 
 // sharedState is the replay store and limiter of one backing store.
 type sharedState struct {
-	replay  replay.Store
-	limiter limits.Limiter
-	client  redis.UniversalClient
+	replay   replay.Store
+	fallback replay.Store // this instance's memory, for on_error replay allow
+	limiter  limits.Limiter
+	client   redis.UniversalClient
 }
 
 // newSharedState builds in-memory state, or Redis-backed state when url is
@@ -30,10 +31,10 @@ func newSharedState(url string) (*sharedState, error) {
 		return nil, err
 	}
 	return &sharedState{
-		// While Redis is down, replay protection continues per instance.
-		replay:  &replay.Fallback{Primary: replay.NewRedis(client, "obgw:replay:"), Secondary: replay.NewMemory()},
-		limiter: limits.NewRedis(client, limits.Config{}, "obgw:limit:"),
-		client:  client,
+		replay:   replay.NewRedis(client, "obgw:replay:"),
+		fallback: replay.NewMemory(),
+		limiter:  limits.NewRedis(client, limits.Config{}, "obgw:limit:"),
+		client:   client,
 	}, nil
 }
 

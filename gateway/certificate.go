@@ -34,7 +34,11 @@ type certEntry struct {
 	keyID atomic.Pointer[string]
 }
 
-// certificate returns the verified certificate of the request. On failure
+// certificate returns the verified certificate of the request. Verified
+// certificates are found by the SHA-256 of the header value (no decoding on
+// the hot path) and, when that misses (the same certificate in other
+// armour or whitespace), by the SHA-256 of the DER, so variants of one
+// certificate cost a base64 decode, never a chain verification. On failure
 // the entry is still returned when the certificate parses, so that a
 // report_only certificate check can go on with an unverified identity.
 func (v *Verifier) certificate(h http.Header, now time.Time) (*certEntry, *bgerror.Error) {
@@ -44,22 +48,39 @@ func (v *Verifier) certificate(h http.Header, now time.Time) (*certEntry, *bgerr
 	}
 	key := sha256.Sum256([]byte(vals[0]))
 	if e, ok := v.certs.Get(key); ok && now.Before(e.expires) {
+		return e, nil
+	}
+	if e, ok := v.rejected.Get(key); ok && now.Before(e.expires) {
 		return e, e.err
 	}
-	e := v.verifyCertificate(vals[0], now)
+	der, err := eidas.DecodeCertificate(vals[0])
+	if err != nil {
+		e := &certEntry{expires: now.Add(negativeCertTTL), err: certError(err)}
+		v.rejected.Add(key, e)
+		return e, e.err
+	}
+	derKey := sha256.Sum256(der)
+	if e, ok := v.certDER.Get(derKey); ok && now.Before(e.expires) {
+		v.certs.Add(key, e)
+		return e, nil
+	}
+	e := v.verifyCertificate(der, derKey, now)
+	if e.err != nil {
+		v.rejected.Add(key, e)
+		return e, e.err
+	}
 	v.certs.Add(key, e)
-	return e, e.err
+	v.certDER.Add(derKey, e)
+	return e, nil
 }
 
-func (v *Verifier) verifyCertificate(value string, now time.Time) *certEntry {
-	e := &certEntry{expires: now.Add(negativeCertTTL)}
-	cert, err := eidas.ParseCertificate(value)
+func (v *Verifier) verifyCertificate(der []byte, fp [32]byte, now time.Time) *certEntry {
+	e := &certEntry{expires: now.Add(negativeCertTTL), fingerprintHex: hex.EncodeToString(fp[:])}
+	cert, err := eidas.ParseCertificateDER(der)
 	if err != nil {
 		e.err = certError(err)
 		return e
 	}
-	fp := sha256.Sum256(cert.Raw)
-	e.fingerprintHex = hex.EncodeToString(fp[:])
 	e.publicKey, _ = cert.PublicKey.(*rsa.PublicKey)
 	id, err := v.cfg.Certificates.VerifySeal(cert)
 	if err != nil {

@@ -8,17 +8,17 @@ const (
 	CheckHygiene Check = iota
 	CheckDate
 	CheckCertificate
+	CheckSignature
 	CheckRegistry
 	CheckRole
 	CheckQWAC
-	CheckSignature
 	CheckDigest
 	CheckReplay
 	CheckLimit
 	numChecks
 )
 
-var checkNames = [numChecks]string{"hygiene", "date", "certificate", "registry", "role", "qwac", "signature", "digest", "replay", "limit"}
+var checkNames = [numChecks]string{"hygiene", "date", "certificate", "signature", "registry", "role", "qwac", "digest", "replay", "limit"}
 
 // String returns the check's name as used in configuration, placeholders
 // ({http.vars.obgw.<name>}) and metrics.

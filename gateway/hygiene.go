@@ -14,6 +14,11 @@ import (
 // required headers, media types and the JSON body.
 func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	h := r.HTTP.Header
+	// An encoded slash would let the path routes match on differ from the
+	// path the backend splits: refuse it.
+	if raw := r.HTTP.URL.RawPath; raw != "" && (strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f")) {
+		return bgerror.Format("(request-target)", "the path must not contain an encoded slash (%2F)")
+	}
 	if err := hygiene.CheckHeaders(h, hygiene.HeaderRules{AllowHTTPLocalhostRedirect: p.AllowHTTPLocalhostRedirect}); err != nil {
 		return hygieneError(err)
 	}

@@ -26,6 +26,10 @@ type Config struct {
 	Registry *registry.Cache
 	// Replay remembers (TPP, X-Request-ID) pairs.
 	Replay replay.Store
+	// ReplayFallback, when set, answers for Replay while it fails on routes
+	// whose policy says on_error replay allow: protection continues per
+	// instance instead of being dropped.
+	ReplayFallback replay.Store
 	// Limiter counts PSU-not-present calls; required when a policy sets
 	// LimitKind.
 	Limiter limits.Limiter
@@ -46,7 +50,9 @@ type Config struct {
 // every route of a configuration.
 type Verifier struct {
 	cfg      Config
-	certs    *lru.Cache[[32]byte, *certEntry] // QSealCs by SHA-256 of the header value
+	certs    *lru.Cache[[32]byte, *certEntry] // verified QSealCs by SHA-256 of the header value
+	certDER  *lru.Cache[[32]byte, *certEntry] // verified QSealCs by SHA-256 of the DER
+	rejected *lru.Cache[[32]byte, *certEntry] // refused certificates by SHA-256 of the header value
 	qwacs    *lru.Cache[[32]byte, *certEntry] // QWACs by SHA-256 of the DER
 	replayTT time.Duration
 }
@@ -76,9 +82,19 @@ func NewVerifier(cfg Config) (*Verifier, error) {
 	if err != nil {
 		return nil, err
 	}
+	der, err := lru.New[[32]byte, *certEntry](cfg.CertCacheSize)
+	if err != nil {
+		return nil, err
+	}
+	// Refused certificates live apart, so garbage cannot evict verified
+	// ones; few are needed to stop a client repeating one bad header.
+	rej, err := lru.New[[32]byte, *certEntry](1024)
+	if err != nil {
+		return nil, err
+	}
 	// A replayed request is refused while its Date could still pass the
 	// skew check, with margin: twice the window in each direction.
-	return &Verifier{cfg: cfg, certs: c, qwacs: q, replayTT: 4 * cfg.ClockSkew}, nil
+	return &Verifier{cfg: cfg, certs: c, certDER: der, rejected: rej, qwacs: q, replayTT: 4 * cfg.ClockSkew}, nil
 }
 
 // Request is what the pipeline looks at.
@@ -158,7 +174,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		o.Decisions[CheckDate] = DecisionPass
 	}
 
-	// 3. Certificate (cached by the SHA-256 of the header value).
+	// 3. Certificate (cached).
 	entry, e := v.certificate(h, now)
 	if e != nil {
 		if o.fail(p, CheckCertificate, e) {
@@ -169,19 +185,30 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	}
 	if entry == nil || entry.identity == nil {
 		// Nothing to identify the TPP by: every later check depends on it.
-		for c := CheckRegistry; c < numChecks; c++ {
+		for c := CheckSignature; c < numChecks; c++ {
 			o.Decisions[c] = DecisionSkip
 		}
 		o.Err = bgerror.New(bgerror.CodeCertificateInvalid, "no usable TPP-Signature-Certificate; the request cannot be attributed to a TPP")
 		return
 	}
 	id := entry.identity
+
+	// 4. Signature, before anything is said about the TPP: an unsigned
+	// request with someone's (public) certificate learns nothing of the
+	// register and is not attributed to that TPP.
+	if e := entry.verifySignature(r.HTTP, p); e != nil {
+		if o.fail(p, CheckSignature, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckSignature] = DecisionPass
+	}
 	o.TPP = id.OrganizationIdentifier
 	o.Context.TPP = id.OrganizationIdentifier
 	o.Context.TPPName = id.Name
 	o.Context.CertSHA256 = entry.fingerprintHex
 
-	// 4. Registry and 5. role.
+	// 5. Registry and 6. role.
 	roles, stop := v.registryAndRole(ctx, id, p, o)
 	if stop {
 		return
@@ -189,7 +216,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	o.Roles = roles
 	o.Context.Roles = roles
 
-	// 6. QWAC over mTLS.
+	// 7. QWAC over mTLS.
 	if e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
 		if o.fail(p, CheckQWAC, e) {
 			return
@@ -198,15 +225,6 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		o.Decisions[CheckQWAC] = DecisionSkip
 	} else {
 		o.Decisions[CheckQWAC] = DecisionPass
-	}
-
-	// 7. Signature.
-	if e := entry.verifySignature(r.HTTP, p); e != nil {
-		if o.fail(p, CheckSignature, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckSignature] = DecisionPass
 	}
 
 	// 8. Digest.
@@ -221,10 +239,16 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 9. Replay, recorded only for requests whose signature was checked,
 	// so a forger cannot burn a TPP's request ids.
 	requestID := h.Get("X-Request-Id")
-	fresh, err := v.cfg.Replay.Claim(ctx, replay.Key(id.OrganizationIdentifier, requestID), v.replayTT)
+	key := replay.Key(id.OrganizationIdentifier, requestID)
+	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
+	if err != nil && p.ReplayOnError == OnErrorAllow && v.cfg.ReplayFallback != nil {
+		o.Context.Unverified = append(o.Context.Unverified, "replay:local")
+		fresh, err = v.cfg.ReplayFallback.Claim(ctx, key, v.replayTT)
+	}
 	switch {
 	case err != nil && p.ReplayOnError == OnErrorAllow:
 		o.Decisions[CheckReplay] = DecisionErrorAllowed
+		o.Context.Unverified = append(o.Context.Unverified, "replay:error_allowed")
 	case err != nil:
 		o.Decisions[CheckReplay] = DecisionFail
 		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "replay protection is unavailable; retry later with a new X-Request-ID")
@@ -274,6 +298,7 @@ func (v *Verifier) checkLimit(ctx context.Context, r *Request, p *Policy, o *Out
 	switch {
 	case err != nil && p.LimitOnError == OnErrorAllow:
 		o.Decisions[CheckLimit] = DecisionErrorAllowed
+		o.Context.Unverified = append(o.Context.Unverified, "limit:error_allowed")
 		return nil
 	case err != nil:
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the call limit cannot be checked; retry later")
@@ -298,6 +323,7 @@ func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *P
 	case err != nil:
 		if p.RegistryOnError == OnErrorAllow {
 			o.Decisions[CheckRegistry] = DecisionErrorAllowed
+			o.Context.Unverified = append(o.Context.Unverified, "registry:error_allowed")
 			break
 		}
 		o.Decisions[CheckRegistry] = DecisionFail

@@ -10,6 +10,7 @@ import (
 	"crypto/x509"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -159,8 +160,8 @@ func TestVerifyCertificateCacheAndKeyIDReuse(t *testing.T) {
 			t.Fatal(o.Err)
 		}
 	}
-	if f.v.certs.Len() != 1 {
-		t.Fatalf("cache holds %d entries", f.v.certs.Len())
+	if f.v.certs.Len() != 1 || f.v.certDER.Len() != 1 {
+		t.Fatalf("cache holds %d/%d entries", f.v.certs.Len(), f.v.certDER.Len())
 	}
 	// A keyId naming another certificate must fail even after the cached
 	// keyId matched once.
@@ -303,5 +304,33 @@ func TestVerifySignedHostHeader(t *testing.T) {
 	r2.HTTP.Header.Set("X-Request-ID", r.HTTP.Header.Get("X-Request-ID"))
 	if o := f.v.Verify(context.Background(), r2, &Policy{}); o.Err == nil || o.Err.Code != "SIGNATURE_INVALID" {
 		t.Fatalf("%v", o.Err)
+	}
+}
+
+// TestCertificateCacheResistsFlooding: refused certificates cannot evict
+// verified ones, and a verified certificate in other whitespace is found by
+// its DER without a new chain verification.
+func TestCertificateCacheResistsFlooding(t *testing.T) {
+	f := newFixture(t)
+	r := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil {
+		t.Fatal(o.Err)
+	}
+	for i := 0; i < 3000; i++ {
+		h := http.Header{"Tpp-Signature-Certificate": {fmt.Sprintf("garbage%d", i)}}
+		if _, e := f.v.certificate(h, f.now); e == nil {
+			t.Fatal("garbage accepted")
+		}
+	}
+	if f.v.certs.Len() != 1 {
+		t.Fatalf("verified cache has %d entries after a flood of garbage", f.v.certs.Len())
+	}
+	// The same certificate with line breaks: a DER hit, same entry.
+	raw := r.HTTP.Header.Get("Tpp-Signature-Certificate")
+	folded := raw[:64] + "\n" + raw[64:]
+	first, _ := f.v.certificate(http.Header{"Tpp-Signature-Certificate": {raw}}, f.now)
+	again, e := f.v.certificate(http.Header{"Tpp-Signature-Certificate": {folded}}, f.now)
+	if e != nil || again != first {
+		t.Fatalf("variant not served from the DER cache: %v", e)
 	}
 }

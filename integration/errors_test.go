@@ -131,10 +131,17 @@ func TestGatewayErrorTable(t *testing.T) {
 		{name: "AISP on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
 		{name: "register withdrew PSP_PI the certificate still has", tpp: "regrestricted", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
 		{name: "register-restricted TPP still reads accounts", tpp: "regrestricted", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
-		{name: "basket without Digest is accepted", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
+		// Digest is optional for basket creation: the request passes the
+		// gateway and the backend looks the (unknown) payment up.
+		{name: "basket without Digest passes the gateway", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Del("Digest")
 			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
-		}, status: 401, code: "CONSENT_INVALID"},
+		}, status: 400, code: "FORMAT_ERROR", text: "$.paymentIds[0]"},
+		{name: "unsigned request with a withdrawn TPP's certificate learns nothing of the register", tpp: "withdrawn", path: "/v1/accounts",
+			after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
+		{name: "unsigned request with an AISP certificate on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`,
+			after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
+		{name: "encoded slash in the path", path: "/v1/accounts/a%2Fb/balances", status: 400, code: "FORMAT_ERROR"},
 		{name: "unknown endpoint", path: "/v2/nothing", unsigned: true, status: 404, code: "RESOURCE_UNKNOWN"},
 	}
 	for _, tc := range cases {

@@ -141,7 +141,7 @@ func TestForwardingAndContextToken(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.Join(ctx.Unverified, ",") != "role,signature" {
+		if strings.Join(ctx.Unverified, ",") != "signature,role" {
 			t.Fatalf("unverified %v", ctx.Unverified)
 		}
 	})

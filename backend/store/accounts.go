@@ -140,3 +140,21 @@ func accountExists(ctx context.Context, q interface {
 	}
 	return err == nil, err
 }
+
+// GetAccountByNumber returns the account with iban, or with bban when iban
+// is empty: how a payment's debtor or creditor is recognised as one of the
+// bank's own accounts.
+func (s *sqlStore) GetAccountByNumber(ctx context.Context, iban, bban string) (*Account, error) {
+	col, v := "iban", iban
+	if iban == "" {
+		col, v = "bban", bban
+	}
+	if v == "" {
+		return nil, s.fail("get account by number", ErrNotFound)
+	}
+	var a Account
+	if err := scanAccount(s.q.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+col+` = $1`, v), &a); err != nil {
+		return nil, s.fail("get account by number", err)
+	}
+	return &a, nil
+}

@@ -86,12 +86,13 @@ func (s *sqlStore) UpdatePayment(ctx context.Context, p *Payment, from string) e
 	return nil
 }
 
-// ListPaymentsDue returns the authorised (ACTC) single and bulk payments
-// whose execution date is on or before date, oldest first.
+// ListPaymentsDue returns the single and bulk payments a batch run takes:
+// authorised (ACTC), waiting for their date (PDNG) or for funds (ACCP),
+// with an execution date on or before date, oldest first.
 func (s *sqlStore) ListPaymentsDue(ctx context.Context, date string) ([]Payment, error) {
 	const op = "list due payments"
 	rows, err := s.q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments
-		WHERE status = 'ACTC' AND kind <> 'periodic' AND execution_date <= $1
+		WHERE status IN ('ACTC', 'PDNG', 'ACCP') AND kind <> 'periodic' AND execution_date <= $1
 		ORDER BY execution_date, created_at, id`, date)
 	if err != nil {
 		return nil, s.fail(op, err)

@@ -43,6 +43,9 @@ type Store interface {
 	// the given IDs, in the order of ids; unknown and repeated ids are
 	// skipped.
 	ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error)
+	// GetAccountByNumber returns the account with iban (or bban when iban
+	// is empty).
+	GetAccountByNumber(ctx context.Context, iban, bban string) (*Account, error)
 	// ListCustomerAccounts returns a customer's accounts of every kind.
 	ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error)
 

@@ -1,0 +1,214 @@
+package backend
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"strconv"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// MaxBasketPayments is the most payments one signing basket holds.
+const MaxBasketPayments = 10
+
+// basketStatus is the basket's single status, the worst case among its
+// payments: RJCT when all were rejected or cancelled; PATC when some were
+// authorised and others rejected or not yet authorised; RCVD while none is
+// authorised; ACTC when all are authorised (or further along).
+func basketStatus(ps []*store.Payment) string {
+	var rejected, received, accepted int
+	for _, p := range ps {
+		switch p.Status {
+		case StatusRejected, StatusCancelled:
+			rejected++
+		case StatusReceived:
+			received++
+		default:
+			accepted++
+		}
+	}
+	switch {
+	case rejected == len(ps):
+		return "RJCT"
+	case accepted == len(ps):
+		return StatusAccepted
+	case accepted > 0:
+		return "PATC"
+	case rejected > 0:
+		return "PATC"
+	default:
+		return StatusReceived
+	}
+}
+
+func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	ctx := r.Context()
+	if b, err := s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err == nil {
+		return s.answerBasket(w, r, c, b, http.StatusCreated)
+	}
+	raw, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	var in struct {
+		PaymentIDs []string `json:"paymentIds"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&in); err != nil {
+		return bgerror.Format("$", "the body must be {\"paymentIds\":[...]} with payment ids as strings")
+	}
+	if len(in.PaymentIDs) == 0 || len(in.PaymentIDs) > MaxBasketPayments {
+		return bgerror.Format("$.paymentIds", "a basket holds 1 to 10 payment ids")
+	}
+	seen := map[string]bool{}
+	for i, id := range in.PaymentIDs {
+		path := "$.paymentIds[" + strconv.Itoa(i) + "]"
+		if seen[id] {
+			return bgerror.Format(path, "the payment id is listed twice")
+		}
+		seen[id] = true
+		p, err := s.cfg.Store.GetPayment(ctx, id)
+		if errors.Is(err, store.ErrNotFound) || (err == nil && p.TPP != c.TPP) {
+			return bgerror.Format(path, "no payment of this TPP has this id")
+		} else if err != nil {
+			return storeError(err, "the payment")
+		}
+		if p.Kind != store.PaymentSingle {
+			e := bgerror.New(bgerror.CodeReferenceMixInvalid, "bulk and periodic payments cannot be put in a signing basket")
+			e.Path = path
+			return e
+		}
+		if p.Status != StatusReceived {
+			e := bgerror.New(bgerror.CodeReferenceStatus, "the payment is "+p.Status+": only payments awaiting authorisation can be put in a basket")
+			e.Path = path
+			return e
+		}
+	}
+	b := &store.Basket{TPP: c.TPP, RequestID: c.RequestID, PaymentIDs: in.PaymentIDs, Status: StatusReceived}
+	if err := s.cfg.Store.CreateBasket(ctx, b); errors.Is(err, store.ErrConflict) {
+		if b, err = s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err != nil {
+			return storeError(err, "the basket")
+		}
+	} else if err != nil {
+		return storeError(err, "the basket")
+	}
+	return s.answerBasket(w, r, c, b, http.StatusCreated)
+}
+
+// basketPayments loads a basket's payments.
+func (s *Server) basketPayments(r *http.Request, b *store.Basket) ([]*store.Payment, *bgerror.Error) {
+	out := make([]*store.Payment, 0, len(b.PaymentIDs))
+	for _, id := range b.PaymentIDs {
+		p, err := s.cfg.Store.GetPayment(r.Context(), id)
+		if err != nil {
+			return nil, storeError(err, "a payment of the basket")
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, b *store.Basket, status int) *bgerror.Error {
+	ps, e := s.basketPayments(r, b)
+	if e != nil {
+		return e
+	}
+	st := b.Status
+	if st != "CANC" {
+		st = basketStatus(ps)
+	}
+	self := "/v1/signing-baskets/" + b.ID
+	links := map[string]link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": get(self + "/status")}
+	if st == StatusReceived && status == http.StatusCreated {
+		f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
+		if e != nil {
+			return e
+		}
+		links["scaRedirect"] = get(scaHref(f.ID))
+		w.Header().Set("Location", self)
+	}
+	writeJSON(w, status, map[string]any{"basketId": b.ID, "transactionStatus": st, "payments": b.PaymentIDs, "_links": links})
+	return nil
+}
+
+func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
+	b, err := s.cfg.Store.GetBasket(r.Context(), r.PathValue("basketId"))
+	if err != nil {
+		return nil, storeError(err, "the basket")
+	}
+	if b.TPP != c.TPP {
+		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the basket belongs to another TPP")
+	}
+	return b, nil
+}
+
+func (s *Server) getBasket(statusOnly bool) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		b, e := s.basketOf(r, c)
+		if e != nil {
+			return e
+		}
+		if statusOnly {
+			ps, e := s.basketPayments(r, b)
+			if e != nil {
+				return e
+			}
+			st := b.Status
+			if st != "CANC" {
+				st = basketStatus(ps)
+			}
+			writeJSON(w, http.StatusOK, map[string]string{"transactionStatus": st})
+			return nil
+		}
+		return s.answerBasket(w, r, c, b, http.StatusOK)
+	}
+}
+
+// deleteBasket cancels a basket nobody has authorised yet; its payments
+// stay and can be authorised on their own.
+func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	b, e := s.basketOf(r, c)
+	if e != nil {
+		return e
+	}
+	ps, e := s.basketPayments(r, b)
+	if e != nil {
+		return e
+	}
+	if b.Status == "CANC" || basketStatus(ps) != StatusReceived {
+		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is authorised or cancelled already")
+	}
+	from := b.Status
+	b.Status = "CANC"
+	if err := s.cfg.Store.UpdateBasket(r.Context(), b, from); err != nil {
+		return storeError(err, "the basket")
+	}
+	w.WriteHeader(http.StatusNoContent)
+	return nil
+}
+
+func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	b, e := s.basketOf(r, c)
+	if e != nil {
+		return e
+	}
+	ps, e := s.basketPayments(r, b)
+	if e != nil {
+		return e
+	}
+	if b.Status == "CANC" || basketStatus(ps) != StatusReceived {
+		return bgerror.New(bgerror.CodeStatusInvalid, "the basket needs no authorisation")
+	}
+	f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
+	if e != nil {
+		return e
+	}
+	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+		"_links": map[string]link{"scaRedirect": get(scaHref(f.ID))}})
+	return nil
+}

@@ -1,0 +1,63 @@
+package payments
+
+// Bulk is a validated bulk payment body (Berlin Group v1.3
+// bulkPaymentInitiation): payments from one debtor account.
+type Bulk struct {
+	// BatchBookingPreferred asks for one booking of the sum instead of one
+	// per payment; false when not sent.
+	BatchBookingPreferred bool
+	// DebtorAccount is the account every payment is made from.
+	DebtorAccount AccountReference
+	// RequestedExecutionDate is YYYY-MM-DD or "".
+	RequestedExecutionDate string
+	// Payments are 1 to MaxBulkPayments payments, each with Product,
+	// DebtorAccount and RequestedExecutionDate copied from the bulk.
+	Payments []Payment
+}
+
+var bulkFields = &fieldSet{names: []string{"batchBookingPreferred", "debtorAccount", "requestedExecutionDate", "payments"}}
+
+var bulkPaymentFields = &fieldSet{
+	names: commonPaymentFields,
+	hints: map[string]string{
+		"debtorAccount":          "is given once for the whole bulk, as $.debtorAccount; remove it here",
+		"requestedExecutionDate": "is given once for the whole bulk, as $.requestedExecutionDate; remove it here",
+	},
+}
+
+// ParseBulk parses and validates the body of POST
+// /v1/bulk-payments/{product}, as ParsePayment does a payment; the
+// payments are checked at $.payments[i].
+func ParseBulk(product string, body []byte, today string) (Bulk, []FieldError) {
+	if errs := checkProduct(product); errs != nil {
+		return Bulk{}, errs
+	}
+	c, errs := decodeBody(body, MaxBulkBodyBytes, today)
+	if errs != nil {
+		return Bulk{}, errs
+	}
+	var b Bulk
+	if o, ok := c.rootObject(bulkFields); ok {
+		b.BatchBookingPreferred, _ = o.boolField("batchBookingPreferred")
+		b.DebtorAccount, _ = o.accountReference("debtorAccount", true, product, debtorRole)
+		b.RequestedExecutionDate, _ = o.executionDate("requestedExecutionDate", false)
+		if elems, p := o.list("payments", true, "payments", 1, MaxBulkPayments); p == valid {
+			b.Payments = make([]Payment, len(elems))
+			base := o.at("payments")
+			for i, e := range elems {
+				po, ok := c.object(e, object{base: base, index: i}, bulkPaymentFields)
+				if !ok {
+					continue
+				}
+				// The payment's members get paths under its own, built once.
+				po.base, po.index = po.path(), -1
+				b.Payments[i] = po.payment(product, bulkPayment, b.DebtorAccount)
+				b.Payments[i].RequestedExecutionDate = b.RequestedExecutionDate
+			}
+		}
+	}
+	if len(c.errs) > 0 {
+		return Bulk{}, c.errs
+	}
+	return b, nil
+}

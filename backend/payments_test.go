@@ -1,0 +1,235 @@
+package backend
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+)
+
+// Sandbox accounts (fixed data set).
+var (
+	kariIBAN = bankaccount.IBAN("NO", "12031010010")
+	olaIBAN  = bankaccount.IBAN("NO", "12031020016")
+	tomIBAN  = bankaccount.IBAN("NO", "12031030011")
+)
+
+func paymentBody(amount, debtor, creditor, extra string) string {
+	return `{"instructedAmount":{"currency":"NOK","amount":"` + amount + `"},"debtorAccount":{"iban":"` + debtor +
+		`"},"creditorAccount":{"iban":"` + creditor + `"},"creditorName":"Mottaker AS"` + extra + `}`
+}
+
+// authorise walks the SCA page of href as customer number and returns the
+// TPP redirect's query.
+func (h *harness) authorise(href, number string) url.Values {
+	h.t.Helper()
+	p := h.browser()
+	page := p.open(href)
+	page = body(p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {number}}))
+	page = body(p.submit(href, page, url.Values{"step": {"context"}, "context": {"PRIVATE"}}))
+	if !strings.Contains(page, `id="confirm"`) {
+		h.t.Fatalf("no confirm step: %s", page)
+	}
+	resp := p.submit(href, page, url.Values{"step": {"confirm"}})
+	resp.Body.Close()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	return loc.Query()
+}
+
+func (h *harness) balance(iban string) string {
+	h.t.Helper()
+	a, err := h.st.GetAccountByNumber(context.Background(), iban, "")
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	bs, _ := h.st.ListBalances(context.Background(), a.ID)
+	for _, b := range bs {
+		if b.Type == "closingBooked" {
+			return fmt.Sprint(b.Amount)
+		}
+	}
+	return ""
+}
+
+func TestPaymentJourney(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		kariBefore, olaBefore := h.balance(kariIBAN), h.balance(olaIBAN)
+		call := tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1", requestID: "5d1c2b0e-0000-4000-8000-000000000001",
+			body: paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag"`)}
+		status, b, _ := h.call(call)
+		id, _ := b["paymentId"].(string)
+		if status != 201 || b["transactionStatus"] != "RCVD" || scaLink(b) == "" || id == "" {
+			t.Fatalf("create: %d %v", status, b)
+		}
+		// The same X-Request-ID never creates a second payment.
+		status, b2, _ := h.call(call)
+		if status != 201 || b2["paymentId"] != id {
+			t.Fatalf("retry: %d %v", status, b2)
+		}
+		// A domestic payment's status is unavailable before approval.
+		self := "/v1/payments/domestic-norway-credit-transfers/" + id
+		if status, _, _ := h.call(tppCall{method: "GET", path: self + "/status"}); status != 404 {
+			t.Fatalf("status before approval: %d", status)
+		}
+		q := h.authorise(scaLink(b), sandbox.KariNumber)
+		if q.Get("psu-id") == "" {
+			t.Fatalf("redirect %v", q)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "ACTC" {
+			t.Fatalf("after SCA: %v", b)
+		}
+		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
+		if status != 200 || b["settled"].(float64) < 1 {
+			t.Fatalf("batch run: %d %v", status, b)
+		}
+		_, b, _ = h.call(tppCall{method: "GET", path: self})
+		if b["transactionStatus"] != "ACSC" || b["fundsAvailable"] != true || b["creditorName"] != "Mottaker AS" {
+			t.Fatalf("after batch run: %v", b)
+		}
+		if h.balance(kariIBAN) == kariBefore || h.balance(olaIBAN) == olaBefore {
+			t.Fatal("balances did not move")
+		}
+		var kb, ob int64
+		fmt.Sscan(kariBefore, &kb)
+		fmt.Sscan(olaBefore, &ob)
+		if h.balance(kariIBAN) != fmt.Sprint(kb-15000) || h.balance(olaIBAN) != fmt.Sprint(ob+15000) {
+			t.Fatalf("Kari %s→%s, Ola %s→%s", kariBefore, h.balance(kariIBAN), olaBefore, h.balance(olaIBAN))
+		}
+		// A second batch run does not execute it again.
+		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
+		if h.balance(kariIBAN) != fmt.Sprint(kb-15000) {
+			t.Fatal("payment executed twice")
+		}
+		if status, b, _ := h.call(tppCall{method: "DELETE", path: self}); status != 409 || errCode(b) != "STATUS_INVALID" {
+			t.Fatalf("cancel settled: %d %v", status, b)
+		}
+		if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/bitcoin", body: "{}"}); status != 404 || errCode(b) != "PRODUCT_UNKNOWN" {
+			t.Fatalf("unknown product: %d %v", status, b)
+		}
+	})
+}
+
+func TestPaymentFundsAndOwnership(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	// Tom has no funds: the batch run leaves the payment ACCP, fundsAvailable false.
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/sepa-credit-transfers", sid: "p1",
+		body: strings.Replace(paymentBody("100.00", tomIBAN, olaIBAN, ""), `"NOK"`, `"EUR"`, 1)})
+	if errCode(b) != "" {
+		// SEPA needs EUR; the sandbox accounts are NOK: use a domestic payment.
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
+	}
+	id := b["paymentId"].(string)
+	h.authorise(scaLink(b), sandbox.TomNumber)
+	h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
+	p, _ := h.st.GetPayment(context.Background(), id)
+	if p.Status != "ACCP" || p.FundsAvailable != "false" {
+		t.Fatalf("no funds: %+v", p)
+	}
+	// Instant between own accounts settles at SCA.
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	id = b["paymentId"].(string)
+	h.authorise(scaLink(b), sandbox.KariNumber)
+	if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + InstantProduct + "/" + id + "/status"}); b["transactionStatus"] != "ACSC" {
+		t.Fatalf("instant: %v", b)
+	}
+	// Kari cannot pay from Ola's account: failure redirect, payment rejected.
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p3", body: paymentBody("10.00", olaIBAN, kariIBAN, "")})
+	id = b["paymentId"].(string)
+	q := h.authorise(scaLink(b), sandbox.KariNumber)
+	if q.Get("code") == "" || q.Get("status") == "" {
+		t.Fatalf("foreign debtor redirect: %v", q)
+	}
+	if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "RJCT" {
+		t.Fatalf("foreign debtor: %+v", p)
+	}
+	// Cancel before SCA.
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p4", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	id = b["paymentId"].(string)
+	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/payments/" + InstantProduct + "/" + id}); status != 204 {
+		t.Fatalf("cancel: %d", status)
+	}
+	if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "CANC" {
+		t.Fatalf("cancelled: %+v", p)
+	}
+	// Fee information.
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct + "/fee-information", body: paymentBody("10.00", kariIBAN, olaIBAN, "")}); status != 200 || b["transactionFees"] == nil {
+		t.Fatalf("fee: %d %v", status, b)
+	}
+}
+
+func TestSigningBasket(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		var ids []string
+		for i := 0; i < 2; i++ {
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			ids = append(ids, b["paymentId"].(string))
+		}
+		list := `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", body: list})
+		if status != 201 || b["transactionStatus"] != "RCVD" || scaLink(b) == "" {
+			t.Fatalf("basket: %d %v", status, b)
+		}
+		basket := b["basketId"].(string)
+		h.authorise(scaLink(b), sandbox.KariNumber)
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/signing-baskets/" + basket + "/status"}); b["transactionStatus"] != "ACTC" {
+			t.Fatalf("after one SCA: %v", b)
+		}
+		for _, id := range ids {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "ACSC" {
+				t.Fatalf("payment %s: %s", id, p.Status)
+			}
+		}
+		// Rules.
+		_, pb, _ := h.call(tppCall{method: "POST", path: "/v1/periodic-payments/domestic-norway-credit-transfers", sid: "b",
+			body: strings.TrimSuffix(paymentBody("5.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"` + h.clk.now().AddDate(0, 0, 1).Format("2006-01-02") + `","frequency":"Monthly"}`})
+		periodic, _ := pb["paymentId"].(string)
+		_, fresh, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		freshID := fresh["paymentId"].(string)
+		many := make([]string, 11)
+		for i := range many {
+			many[i] = `"x` + fmt.Sprint(i) + `"`
+		}
+		for _, tc := range []struct {
+			body   string
+			status int
+			code   string
+		}{
+			{`{"paymentIds":["` + freshID + `","` + periodic + `"]}`, 400, "REFERENCE_MIX_INVALID"},
+			{`{"paymentIds":[` + strings.Join(many, ",") + `]}`, 400, "FORMAT_ERROR"},
+			{`{"paymentIds":[]}`, 400, "FORMAT_ERROR"},
+			{`{"paymentIds":["` + freshID + `","` + freshID + `"]}`, 400, "FORMAT_ERROR"},
+			{`{"paymentIds":["enc!!unknown"]}`, 400, "FORMAT_ERROR"},
+			{`{"paymentIds":["` + ids[0] + `"]}`, 409, "REFERENCE_STATUS_INVALID"},
+		} {
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", body: tc.body})
+			if status != tc.status || errCode(b) != tc.code {
+				t.Errorf("%s: %d %v, want %d %s", tc.body, status, b, tc.status, tc.code)
+			}
+		}
+		if periodic == "" {
+			t.Fatalf("periodic payment not created: %v", pb)
+		}
+		// Another TPP cannot read the basket.
+		if status, _, _ := h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "GET", path: "/v1/signing-baskets/" + basket}); status != 403 {
+			t.Fatalf("other TPP: %d", status)
+		}
+	})
+}
+
+func TestPeriodicMonthlyVariableDuplicates(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	start := h.clk.now().AddDate(0, 0, 1).Format("2006-01-02")
+	base := strings.TrimSuffix(paymentBody("5.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"` + start + `","frequency":"MonthlyVariable","monthsOfExecution":`
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/periodic-payments/domestic-norway-credit-transfers", body: base + `["1","3","3"]}`}); status != 400 {
+		t.Fatalf("duplicate months: %d %v", status, b)
+	}
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/periodic-payments/domestic-norway-credit-transfers", sid: "x", body: base + `["1","3"]}`}); status != 201 {
+		t.Fatalf("distinct months: %d %v", status, b)
+	}
+	_ = store.PaymentPeriodic
+}

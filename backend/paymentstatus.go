@@ -1,0 +1,47 @@
+package backend
+
+// Payment statuses (ISO 20022 ExternalPaymentTransactionStatus codes, as
+// Berlin Group v1.3 uses them), and the transitions obgw makes. This table
+// is the one place they are written down; the README repeats it.
+const (
+	// StatusReceived: created, awaiting the PSU's SCA.
+	StatusReceived = "RCVD"
+	// StatusAccepted: authorised by SCA, technically valid, due now.
+	StatusAccepted = "ACTC"
+	// StatusPending: authorised, waiting for its requested execution date.
+	StatusPending = "PDNG"
+	// StatusAcceptedCustomerProfile: a batch run found the debtor account
+	// without funds (fundsAvailable false); later runs try again.
+	StatusAcceptedCustomerProfile = "ACCP"
+	// StatusSettlementInProcess: taken by a batch run.
+	StatusSettlementInProcess = "ACSP"
+	// StatusSettled: debited (and credited, for an own-bank creditor).
+	StatusSettled = "ACSC"
+	// StatusRejected: SCA failed or was cancelled by the PSU.
+	StatusRejected = "RJCT"
+	// StatusCancelled: cancelled by the TPP before execution.
+	StatusCancelled = "CANC"
+	// StatusHold: stopped or on hold by the bank (release 1.21.18); only
+	// the bank leaves it.
+	StatusHold = "HOLD"
+)
+
+// paymentTransitions lists, for each status, the statuses a payment may
+// move to and what moves it.
+var paymentTransitions = map[string]map[string]string{
+	StatusReceived:                {StatusAccepted: "SCA completed, due", StatusPending: "SCA completed, future date", StatusRejected: "SCA failed or cancelled", StatusCancelled: "TPP DELETE"},
+	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant between own accounts", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
+	StatusPending:                 {StatusSettlementInProcess: "batch run on the date", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
+	StatusAcceptedCustomerProfile: {StatusSettlementInProcess: "batch run with funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
+	StatusSettlementInProcess:     {StatusSettled: "booked", StatusAcceptedCustomerProfile: "no funds at booking"},
+	StatusHold:                    {StatusAccepted: "bank releases", StatusCancelled: "bank stops"},
+}
+
+// canMove reports whether a payment may go from one status to another.
+func canMove(from, to string) bool {
+	_, ok := paymentTransitions[from][to]
+	return ok
+}
+
+// finalStatus reports whether a payment's status can no longer change.
+func finalStatus(s string) bool { return len(paymentTransitions[s]) == 0 }
