@@ -28,10 +28,10 @@ const csrfCookie = "obgw_sca"
 type scaView struct {
 	Title, TPP, Step, Action, CSRF, Error, Customer string
 	// Summary says what the PSU authorises (payments).
-	Summary []string
-	Sandbox                                         bool
-	Agreements                                      []store.Agreement
-	Accounts                                        []accountChoice
+	Summary    []string
+	Sandbox    bool
+	Agreements []store.Agreement
+	Accounts   []accountChoice
 }
 
 type accountChoice struct{ ID, Label string }
