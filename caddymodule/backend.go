@@ -39,6 +39,10 @@ type Backend struct {
 	ContextKey string `json:"context_key,omitempty"`
 	// Environment is sandbox or production; empty: the obgw app's, or sandbox.
 	Environment string `json:"environment,omitempty"`
+	// BatchTimes are the times of day (HH:MM, Europe/Oslo) of the simulated
+	// payment batch runs in sandbox; default five a day. Production runs
+	// none (the bank's own settlement does).
+	BatchTimes []string `json:"batch_times,omitempty"`
 
 	tokens  *tppcontext.Verifier
 	logger  *zap.Logger
@@ -47,6 +51,7 @@ type Backend struct {
 
 	mu     *sync.Mutex // guards server; a pointer so Backend stays copyable
 	server *backend.Server
+	stop   context.CancelFunc
 }
 
 // CaddyModule returns the Caddy module information.
@@ -106,6 +111,18 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		return err
 	}
 	b.shared = v.(*sharedStore)
+	if sandboxEnv {
+		if len(b.BatchTimes) == 0 {
+			b.BatchTimes = backend.DefaultBatchTimes
+		}
+		times, err := backend.ParseBatchTimes(b.BatchTimes)
+		if err != nil {
+			return fmt.Errorf("obgw_backend: %v", err)
+		}
+		var runCtx context.Context
+		runCtx, b.stop = context.WithCancel(context.Background())
+		go backend.RunBatches(runCtx, times, b.ready, ctx.Slogger())
+	}
 	return nil
 }
 
@@ -138,6 +155,9 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 
 // Cleanup releases this configuration's use of the shared store.
 func (b *Backend) Cleanup() error {
+	if b.stop != nil {
+		b.stop()
+	}
 	_, err := stores.Delete(b.poolKey)
 	return err
 }

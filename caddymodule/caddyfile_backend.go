@@ -24,6 +24,7 @@ func parseBackend(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    data_dir    <dir>
 //	    context_key <base64 secret>
 //	    environment sandbox|production
+//	    batch_times <HH:MM>...
 //	}
 //
 // Empty values (unset environment placeholders) keep the defaults.
@@ -35,6 +36,10 @@ func (b *Backend) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	for d.NextBlock(0) {
 		name := d.Val()
 		args := d.RemainingArgs()
+		if name == "batch_times" {
+			b.BatchTimes = args
+			continue
+		}
 		if len(args) > 1 {
 			return d.ArgErr()
 		}

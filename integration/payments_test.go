@@ -1,0 +1,105 @@
+package integration
+
+import (
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/sandbox"
+)
+
+// authoriseInBrowser walks a payment's SCA page (identify, context,
+// confirm) over HTTP with a cookie jar and returns the TPP redirect query.
+func authoriseInBrowser(t *testing.T, g *gateway, href, number string) url.Values {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := client(nil)
+	c.Jar = jar
+	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		if req.URL.Host != g.addr {
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}
+	base := "https://" + g.addr
+	resp, err := c.Get(base + href)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	var last *http.Response
+	for _, form := range []url.Values{{"step": {"identify"}, "customerNumber": {number}}, {"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
+		m := csrfRe.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("no form: %s", page)
+		}
+		form.Set("csrf", string(m[1]))
+		last, err = c.PostForm(base+href, form)
+		if err != nil {
+			t.Fatal(err)
+		}
+		page, _ = io.ReadAll(last.Body)
+		last.Body.Close()
+	}
+	loc, _ := url.Parse(last.Header.Get("Location"))
+	return loc.Query()
+}
+
+// TestPaymentThroughGateway: a signed payment initiation, SCA, a batch run
+// and the settled status, through the shipped Caddyfile.
+func TestPaymentThroughGateway(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	body := []byte(`{"instructedAmount":{"currency":"NOK","amount":"250.00"},"debtorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031010010") +
+		`"},"creditorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031020016") + `"},"creditorName":"Ola Nordmann","remittanceInformationUnstructured":"Husleie"}`)
+	req := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)
+	req.Header.Set("TPP-Session-ID", s.sid)
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := signer(t, "tpp").Sign(req, body); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, s.c, req)
+	var created struct {
+		PaymentID         string                          `json:"paymentId"`
+		TransactionStatus string                          `json:"transactionStatus"`
+		Links             map[string]struct{ Href string } `json:"_links"`
+	}
+	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || created.TransactionStatus != "RCVD" {
+		t.Fatalf("create: %d %s", got.status, got.body)
+	}
+	// An AISP cannot initiate payments.
+	aisp := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)
+	if err := signer(t, "aisp").Sign(aisp, body); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, s.c, aisp); got.status != 401 || got.err.code() != "ROLE_INVALID" {
+		t.Fatalf("AISP: %d %s", got.status, got.body)
+	}
+	q := authoriseInBrowser(t, g, created.Links["scaRedirect"].Href, sandbox.KariNumber)
+	if q.Get("psu-id") == "" {
+		t.Fatalf("redirect %v", q)
+	}
+	status := "/v1/payments/domestic-norway-credit-transfers/" + created.PaymentID + "/status"
+	if got := s.call("GET", status, true); !strings.Contains(string(got.body), `"ACTC"`) {
+		t.Fatalf("after SCA: %d %s", got.status, got.body)
+	}
+	batch := newRequest(t, g, http.MethodPost, "/v1/sandbox/payment-batch-runs", nil)
+	batch.Header.Del("TPP-Redirect-URI")
+	if err := signer(t, "tpp").Sign(batch, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, s.c, batch); got.status != 200 {
+		t.Fatalf("batch run: %d %s", got.status, got.body)
+	}
+	if got := s.call("GET", status, true); !strings.Contains(string(got.body), `"ACSC"`) || !strings.Contains(string(got.body), `"fundsAvailable":true`) {
+		t.Fatalf("after the batch run: %d %s", got.status, got.body)
+	}
+}
