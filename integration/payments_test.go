@@ -68,8 +68,8 @@ func TestPaymentThroughGateway(t *testing.T) {
 	}
 	got := send(t, s.c, req)
 	var created struct {
-		PaymentID         string                          `json:"paymentId"`
-		TransactionStatus string                          `json:"transactionStatus"`
+		PaymentID         string                           `json:"paymentId"`
+		TransactionStatus string                           `json:"transactionStatus"`
 		Links             map[string]struct{ Href string } `json:"_links"`
 	}
 	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || created.TransactionStatus != "RCVD" {
