@@ -43,14 +43,13 @@ func ParseBulk(product string, body []byte, today string) (Bulk, []FieldError) {
 		b.RequestedExecutionDate, _ = o.executionDate("requestedExecutionDate", false)
 		if elems, p := o.list("payments", true, "payments", 1, MaxBulkPayments); p == valid {
 			b.Payments = make([]Payment, len(elems))
-			base := o.at("payments")
 			for i, e := range elems {
-				po, ok := c.object(e, object{base: base, index: i}, bulkPaymentFields)
+				po, ok := c.object(e, object{base: "$", key: "payments", index: i}, bulkPaymentFields)
 				if !ok {
 					continue
 				}
 				// The payment's members get paths under its own, built once.
-				po.base, po.index = po.path(), -1
+				po.base, po.key, po.index = po.path(), "", -1
 				b.Payments[i] = po.payment(product, bulkPayment, b.DebtorAccount)
 				b.Payments[i].RequestedExecutionDate = b.RequestedExecutionDate
 			}

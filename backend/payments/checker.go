@@ -35,9 +35,10 @@ func (c *checker) node(i int32) *node {
 	return &c.t.nodes[i]
 }
 
-// object is one JSON object being checked. Its path is base when key is
-// "" and index negative, else base followed by the member name key or the
-// array index: built only when needed.
+// object is one JSON object being checked. Its path is base, followed by
+// the member name key when not "" and the array index when not negative:
+// built only when needed, so that checking a valid body costs no path
+// strings.
 type object struct {
 	c       *checker
 	members []member
@@ -48,13 +49,14 @@ type object struct {
 
 // path returns the JSON path of the object.
 func (o object) path() string {
-	switch {
-	case o.key != "":
-		return keyPath(o.base, o.key)
-	case o.index >= 0:
-		return indexPath(o.base, o.index)
+	p := o.base
+	if o.key != "" {
+		p = keyPath(p, o.key)
 	}
-	return o.base
+	if o.index >= 0 {
+		p = indexPath(p, o.index)
+	}
+	return p
 }
 
 // at returns the path of the member name.

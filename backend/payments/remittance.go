@@ -77,10 +77,10 @@ func (o object) remittance(product string) (remittance, bool) {
 			ok = false
 			break
 		}
-		base := o.at(fieldStructuredArray)
+		base := o.path() // built when o is a bulk's payment, cached there
 		r.array = make([]StructuredRemittance, len(elems))
 		for i, e := range elems {
-			s, isObj := o.c.object(e, object{base: base, index: i}, remittanceFields)
+			s, isObj := o.c.object(e, object{base: base, key: fieldStructuredArray, index: i}, remittanceFields)
 			if !isObj {
 				ok = false
 				continue
