@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -48,7 +49,7 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 			}
 			return tx.UpdatePayment(ctx, cur, from)
 		}
-		in, e := s.parse(cur.Kind, cur.Product, cur.Body)
+		in, e := s.parse(cur.Kind, cur.Product, cur.Body, payments.Today(cur.CreatedAt))
 		if e != nil {
 			return errPaymentState
 		}

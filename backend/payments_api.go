@@ -28,6 +28,7 @@ const InstantProduct = "instant-norwegian-credit-transfers-straks"
 // DomesticProduct's details and status are unavailable before approval.
 const DomesticProduct = "domestic-norway-credit-transfers"
 
+// oslo is the bank's time zone (time/tzdata makes it available on any host).
 var oslo = func() *time.Location {
 	if l, err := time.LoadLocation("Europe/Oslo"); err == nil {
 		return l
@@ -36,7 +37,7 @@ var oslo = func() *time.Location {
 }()
 
 // bankToday is the bank's current date.
-func (s *Server) bankToday() string { return s.cfg.Now().In(oslo).Format(time.DateOnly) }
+func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }
 
 // paymentBase is the path of each payment kind.
 var paymentBase = map[string]string{
@@ -90,8 +91,9 @@ type parsed struct {
 	creditor []payments.Payment // the payments to execute (bulk: several)
 }
 
-func (s *Server) parse(kind, product string, body []byte) (parsed, *bgerror.Error) {
-	today := s.bankToday()
+// parse validates an initiation body as of today (a stored payment is
+// re-read as of the day it was created, so its dates stay valid).
+func (s *Server) parse(kind, product string, body []byte, today string) (parsed, *bgerror.Error) {
 	switch kind {
 	case store.PaymentPeriodic:
 		p, errs := payments.ParsePeriodic(product, body, today)
@@ -143,7 +145,7 @@ func (s *Server) createPayment(kind string) func(http.ResponseWriter, *http.Requ
 		if e != nil {
 			return e
 		}
-		in, e := s.parse(kind, product, body)
+		in, e := s.parse(kind, product, body, s.bankToday())
 		if e != nil {
 			return e
 		}
@@ -323,7 +325,7 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 	if p.Status != StatusReceived {
 		return errPaymentState
 	}
-	in, e := s.parse(p.Kind, p.Product, p.Body)
+	in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
 	if e != nil {
 		return errPaymentState
 	}

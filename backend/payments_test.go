@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/obgw/obgw/backend/bankaccount"
 	"github.com/obgw/obgw/backend/sandbox"
@@ -232,4 +233,28 @@ func TestPeriodicMonthlyVariableDuplicates(t *testing.T) {
 		t.Fatalf("distinct months: %d %v", status, b)
 	}
 	_ = store.PaymentPeriodic
+}
+
+// TestAuthoriseAfterMidnight: a payment dated the day it was created can
+// still be authorised and executed on a later day.
+func TestAuthoriseAfterMidnight(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	today := h.clk.now().Format("2006-01-02")
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "m1",
+		body: paymentBody("10.00", kariIBAN, olaIBAN, `,"requestedExecutionDate":"`+today+`"`)})
+	id, _ := b["paymentId"].(string)
+	if id == "" {
+		t.Fatalf("create: %v", b)
+	}
+	h.clk.add(36 * time.Hour)
+	// The creation's SCA link has expired: start a new authorisation.
+	status, a, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers/" + id + "/authorisations", sid: "m1"})
+	if status != 201 || scaLink(a) == "" {
+		t.Fatalf("authorisation: %d %v", status, a)
+	}
+	h.authorise(scaLink(a), sandbox.KariNumber)
+	h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
+	if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "ACSC" {
+		t.Fatalf("status %s", p.Status)
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -476,7 +477,7 @@ func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
 	}
 	var out []string
 	for _, p := range ps {
-		in, e := s.parse(p.Kind, p.Product, p.Body)
+		in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
 		if e != nil {
 			continue
 		}

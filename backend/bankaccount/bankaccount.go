@@ -2,8 +2,6 @@ package bankaccount
 
 import (
 	"errors"
-	"math/big"
-	"strings"
 )
 
 var bbanWeights = [10]int{5, 4, 3, 2, 7, 6, 5, 4, 3, 2}
@@ -74,20 +72,20 @@ func IBAN(cc, bban string) string {
 	return cc + string(rune('0'+check/10)) + string(rune('0'+check%10)) + bban
 }
 
+// mod97 is ISO 7064 MOD 97-10 over digits and letters (A=10 … Z=35),
+// computed digit by digit without big numbers.
 func mod97(s string) int {
-	var b strings.Builder
+	r := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
 			n := int(c-'A') + 10
-			b.WriteByte(byte('0' + n/10))
-			b.WriteByte(byte('0' + n%10))
+			r = (r*100 + n) % 97
 		} else {
-			b.WriteByte(c)
+			r = (r*10 + int(c-'0')) % 97
 		}
 	}
-	n, _ := new(big.Int).SetString(b.String(), 10)
-	return int(new(big.Int).Mod(n, big.NewInt(97)).Int64())
+	return r
 }
 
 func digits(s string) bool {

@@ -1,7 +1,8 @@
 package payments
 
 // Bulk is a validated bulk payment body (Berlin Group v1.3
-// bulkPaymentInitiation): payments from one debtor account.
+// bulkPaymentInitiation): payments from one debtor account, in one
+// currency (so that their sum is an amount).
 type Bulk struct {
 	// BatchBookingPreferred asks for one booking of the sum instead of one
 	// per payment; false when not sent.
@@ -42,6 +43,7 @@ func ParseBulk(product string, body []byte, today string) (Bulk, []FieldError) {
 		b.DebtorAccount, _ = o.accountReference("debtorAccount", true, product, debtorRole)
 		b.RequestedExecutionDate, _ = o.executionDate("requestedExecutionDate", false)
 		if elems, p := o.list("payments", true, "payments", 1, MaxBulkPayments); p == valid {
+			first := "" // the currency of the first valid amount
 			b.Payments = make([]Payment, len(elems))
 			for i, e := range elems {
 				po, ok := c.object(e, object{base: "$", key: "payments", index: i}, bulkPaymentFields)
@@ -52,11 +54,18 @@ func ParseBulk(product string, body []byte, today string) (Bulk, []FieldError) {
 				po.base, po.key, po.index = po.path(), "", -1
 				b.Payments[i] = po.payment(product, bulkPayment, b.DebtorAccount)
 				b.Payments[i].RequestedExecutionDate = b.RequestedExecutionDate
+				if cur := b.Payments[i].InstructedAmount.Currency; first == "" {
+					first = cur
+				} else if cur != "" && cur != first {
+					c.add(po.base+".instructedAmount.currency", "must be the currency of the bulk's first payment: a bulk is in one currency")
+				}
 			}
 		}
 	}
-	if len(c.errs) > 0 {
-		return Bulk{}, c.errs
+	errs = c.errs
+	c.release()
+	if errs != nil {
+		return Bulk{}, errs
 	}
 	return b, nil
 }

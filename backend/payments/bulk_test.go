@@ -78,6 +78,9 @@ func TestParseBulk(t *testing.T) {
 			set("payments.1.creditorAccount", map[string]any{"iban": ibanA})),
 		bad[B]("payment product currency", "$.payments[0].instructedAmount.currency", "must be EUR",
 			set("payments.0.instructedAmount.currency", "NOK")).in(ProductSEPA),
+		good[B]("cross-border in one currency", nil, set("payments.1.instructedAmount.currency", "GBP")).in(ProductCrossBorder),
+		bad[B]("cross-border in two currencies", "$.payments[1].instructedAmount.currency", "a bulk is in one currency",
+			set("payments.1.instructedAmount.currency", "USD")).in(ProductCrossBorder),
 		rawBody[B]("too large", `{"x":"`+strings.Repeat("a", MaxBulkBodyBytes)+`"}`, "$", "larger than 1024 KiB"),
 	})
 }

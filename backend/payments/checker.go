@@ -3,31 +3,62 @@ package payments
 import (
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // checker walks a decoded body, collecting FieldErrors. Paths are built
-// only when an error is reported or an object has nested objects, so a
+// only when an error is reported or for the payments of a bulk, so a
 // valid single payment costs no path strings at all.
 type checker struct {
-	t *tree
-	// today is the bank's date (YYYY-MM-DD) and lastDate the latest
-	// execution date accepted (one year after today).
-	today, lastDate string
+	t tree
+	// today is the bank's date (YYYY-MM-DD) and last the latest execution
+	// date accepted (one year after today), in the same form.
+	today string
+	last  [10]byte
 	errorList
 }
 
+// checkers recycles checkers with their decoding slices: a parse then
+// allocates little beyond the copy of the body, whose substrings the
+// parsed values keep. Nothing returned references a checker.
+var checkers = sync.Pool{New: func() any { return new(checker) }}
+
+// maxPooledNodes keeps the slices of a large bulk body out of the pool.
+const maxPooledNodes = 1 << 13
+
 // decodeBody bounds and decodes a body; on failure it returns the one
-// FieldError that says why.
+// FieldError that says why. The caller releases the checker.
 func decodeBody(body []byte, maxBytes int, today string) (*checker, []FieldError) {
 	if len(body) > maxBytes {
 		return nil, []FieldError{{Path: "$", Rule: "body is larger than " + strconv.Itoa(maxBytes>>10) + " KiB; send a smaller body"}}
 	}
 	last := oneYearAfter(today)
-	t, err := decodeJSON(string(body))
-	if err != nil {
+	c := checkers.Get().(*checker)
+	c.today, c.last = today, last
+	if err := c.t.decode(string(body)); err != nil {
+		c.release()
 		return nil, []FieldError{err.fieldError()}
 	}
-	return &checker{t: t, today: today, lastDate: last}, nil
+	return c, nil
+}
+
+// release returns c to the pool, keeping its slices but no string of the
+// body and not the errors, which belong to the caller.
+func (c *checker) release() {
+	if cap(c.t.nodes) > maxPooledNodes {
+		return
+	}
+	// Strings of the last body stay in the slices' spare capacity until
+	// overwritten; they are substrings of a body already parsed, and the
+	// pool drops idle checkers at the next garbage collection.
+	c.errorList = errorList{}
+	c.today = ""
+	checkers.Put(c)
+}
+
+// lastDate returns the latest execution date accepted, for error texts.
+func (c *checker) lastDate() string {
+	return string(c.last[:])
 }
 
 // node returns the node at index i.

@@ -46,18 +46,29 @@ func civilParts(s string) (y, m, d int) {
 	return y, m, d
 }
 
-// oneYearAfter returns the date one year after today (29 February goes
-// to 1 March). It panics when today is not a date: that is a bug of the
-// caller (use Today), not a fault of the request.
-func oneYearAfter(today string) string {
+// oneYearAfter returns the date one year after today, YYYY-MM-DD in an
+// array so that comparing with it allocates nothing (29 February goes to
+// 1 March; 9999 stays at its last day). It panics when today is not a
+// date: that is a bug of the caller (use Today), not a fault of the
+// request.
+func oneYearAfter(today string) [10]byte {
 	if !isCivilDate(today) {
 		panic("payments: today must be a date YYYY-MM-DD (use payments.Today)")
 	}
+	var out [10]byte
+	copy(out[:], today)
 	y, m, d := civilParts(today)
 	if y == 9999 {
-		return "9999-12-31"
+		copy(out[4:], "-12-31")
+		return out
 	}
-	return time.Date(y+1, time.Month(m), d, 0, 0, 0, 0, time.UTC).Format(time.DateOnly)
+	y++
+	if m == 2 && d == 29 && !(y%4 == 0 && (y%100 != 0 || y%400 == 0)) {
+		m, d = 3, 1
+	}
+	out[0], out[1], out[2], out[3] = byte('0'+y/1000), byte('0'+y/100%10), byte('0'+y/10%10), byte('0'+y%10)
+	out[5], out[6], out[8], out[9] = byte('0'+m/10), byte('0'+m%10), byte('0'+d/10), byte('0'+d%10)
+	return out
 }
 
 const ruleDate = "must be an ISO 8601 date such as 2026-11-21"
@@ -77,8 +88,8 @@ func (o object) executionDate(name string, required bool) (string, bool) {
 		return s, ok
 	case s < o.c.today:
 		o.c.add(o.at(name), "must not be in the past (today is "+o.c.today+" in Norway)")
-	case s > o.c.lastDate:
-		o.c.add(o.at(name), "must be at most one year ahead (no later than "+o.c.lastDate+")")
+	case s > string(o.c.last[:]):
+		o.c.add(o.at(name), "must be at most one year ahead (no later than "+o.c.lastDate()+")")
 	default:
 		return s, true
 	}

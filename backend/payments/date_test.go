@@ -28,9 +28,11 @@ func TestOneYearAfter(t *testing.T) {
 	for _, tc := range []struct{ today, want string }{
 		{"2026-11-21", "2027-11-21"},
 		{"2028-02-29", "2029-03-01"},
+		{"2027-02-28", "2028-02-28"},
+		{"2099-12-31", "2100-12-31"},
 		{"9999-06-01", "9999-12-31"},
 	} {
-		if got := oneYearAfter(tc.today); got != tc.want {
+		if got := oneYearAfterString(tc.today); got != tc.want {
 			t.Errorf("oneYearAfter(%s) = %s, want %s", tc.today, got, tc.want)
 		}
 	}
@@ -48,4 +50,10 @@ func TestIsCivilDate(t *testing.T) {
 			t.Errorf("isCivilDate(%q) = %v", tc.s, got)
 		}
 	}
+}
+
+// oneYearAfterString is oneYearAfter as a string.
+func oneYearAfterString(today string) string {
+	a := oneYearAfter(today)
+	return string(a[:])
 }

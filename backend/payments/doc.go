@@ -17,6 +17,11 @@
 // refused; of two exclusive fields the second is named), and a path for
 // syntax and character errors.
 //
+// A body too large, not JSON, past a decoder bound or holding a refused
+// character gets that one FieldError; otherwise every rule is checked, and
+// a rule relating two fields only when both passed their own checks, so
+// that one mistake gives one error.
+//
 // Decisions the description and the contract leave open, fixed here:
 //   - Unknown members are refused, naming the member and the field it was
 //     probably meant to be (another case, one or two typos away); Berlin
@@ -66,7 +71,7 @@
 //     one year ahead; endDate is not before startDate.
 //   - endToEndIdentification is at most 35 printable ASCII characters: it
 //     travels through clearing systems with small character sets.
-//   - Periodic: startDate and frequency (a Frequencies code, exact case)
+//   - Periodic: startDate and frequency (a Berlin Group code, exact case)
 //     required; executionRule following or preceding; dayOfExecution "1"
 //     to "31"; monthsOfExecution "1" to "12" (strings without leading
 //     zero, 1 to MaxMonthsOfExecution distinct months: duplicates are
@@ -74,7 +79,8 @@
 //     frequency MonthlyVariable. Any product may be periodic or bulk.
 //   - Bulk: 1 to MaxBulkPayments payments at $.payments[i], sharing the
 //     bulk's debtorAccount and requestedExecutionDate (which the payments
-//     may not repeat); batchBookingPreferred is a JSON boolean.
+//     may not repeat) and one currency, so that the bulk's sum is an
+//     amount; batchBookingPreferred is a JSON boolean.
 //   - Fee: the instant product costs NOK 1.00 below NOK 100 000 and NOK
 //     5.00 from NOK 100 000.00; the other products cost nothing.
 //   - The product must be known (the caller answers 404 PRODUCT_UNKNOWN

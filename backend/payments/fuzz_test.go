@@ -76,7 +76,7 @@ func checkAccepted(t *testing.T, p Payment, kind paymentKind) {
 			fail("a structured reference that is not a valid KID")
 		}
 	}
-	if e := p.RequestedExecutionDate; e != "" && (!isCivilDate(e) || e < testToday || e > oneYearAfter(testToday)) {
+	if e := p.RequestedExecutionDate; e != "" && (!isCivilDate(e) || e < testToday || e > oneYearAfterString(testToday)) {
 		fail("a bad execution date")
 	}
 	if kind == periodicPayment && p.RequestedExecutionDate != "" {
@@ -125,6 +125,9 @@ func FuzzParseBulk(f *testing.F) {
 		}
 		for _, p := range b.Payments {
 			checkAccepted(t, p, bulkPayment)
+			if p.InstructedAmount.Currency != b.Payments[0].InstructedAmount.Currency {
+				t.Fatalf("accepted a bulk in two currencies: %+v", b)
+			}
 			if p.DebtorAccount != b.DebtorAccount || p.RequestedExecutionDate != b.RequestedExecutionDate {
 				t.Fatalf("payment %+v does not carry the bulk's debtor and date", p)
 			}

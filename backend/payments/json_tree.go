@@ -131,27 +131,44 @@ func (e *syntaxError) fieldError() FieldError {
 	return FieldError{Path: sb.String(), Rule: "invalid JSON: " + e.msg + " at byte " + strconv.Itoa(e.offset)}
 }
 
-// decodeJSON decodes one JSON document (RFC 8259; nothing but whitespace
-// after the value). A byte order mark is not JSON and fails.
+// decodeJSON decodes one JSON document into a new tree.
 func decodeJSON(src string) (*tree, *syntaxError) {
+	t := &tree{}
+	if err := t.decode(src); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// decode decodes one JSON document (RFC 8259; nothing but whitespace
+// after the value) into t, reusing its slices. A byte order mark is not
+// JSON and fails.
+func (t *tree) decode(src string) *syntaxError {
 	// A payment body spends about 16 bytes per value (member name, quotes,
 	// punctuation), so this sizing seldom grows the slices.
 	est := min(len(src)/16+1, maxNodes)
-	d := decoder{s: src, t: &tree{
-		nodes:   make([]node, 0, est),
-		members: make([]member, 0, est),
-	}}
+	t.nodes = grow(t.nodes[:0], est)
+	t.members = grow(t.members[:0], est)
+	t.elems = t.elems[:0]
+	t.mstack, t.estack = t.mstack[:0], t.estack[:0]
+	d := decoder{s: src, t: t}
 	d.space()
 	if _, err := d.value(0); err != nil {
-		return nil, err
+		return err
 	}
 	d.space()
 	if d.i < len(d.s) {
-		return nil, d.fail("unexpected " + d.describe() + " after the JSON value")
+		return d.fail("unexpected " + d.describe() + " after the JSON value")
 	}
-	t := d.t
-	t.mstack, t.estack = nil, nil
-	return t, nil
+	return nil
+}
+
+// grow returns s with room for n elements.
+func grow[T any](s []T, n int) []T {
+	if cap(s) >= n {
+		return s
+	}
+	return make([]T, 0, n)
 }
 
 type decoder struct {

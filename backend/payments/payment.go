@@ -75,8 +75,10 @@ func ParsePayment(product string, body []byte, today string) (Payment, []FieldEr
 	if o, ok := c.rootObject(paymentFields); ok {
 		p = o.payment(product, singlePayment, AccountReference{})
 	}
-	if len(c.errs) > 0 {
-		return Payment{}, c.errs
+	errs = c.errs
+	c.release()
+	if errs != nil {
+		return Payment{}, errs
 	}
 	return p, nil
 }

@@ -325,3 +325,39 @@ func TestParsePaymentBadToday(t *testing.T) {
 	}()
 	ParsePayment(ProductDomestic, marshal(paymentBody(ProductDomestic)), "21.11.2026")
 }
+
+// TestParseConcurrent: parses running at once (sharing the checker pool)
+// each get their own result, valid or not.
+func TestParseConcurrent(t *testing.T) {
+	bodies := map[string][]byte{}
+	for _, p := range []string{ProductDomestic, ProductInstant, ProductSEPA, ProductCrossBorder} {
+		bodies[p] = marshal(paymentBody(p))
+	}
+	broken := paymentBody(ProductDomestic)
+	set("creditorName", remove)(broken)
+	brokenBody := marshal(broken)
+	done := make(chan error)
+	for g := 0; g < 8; g++ {
+		go func() {
+			for i := 0; i < 200; i++ {
+				for product, body := range bodies {
+					p, errs := ParsePayment(product, body, testToday)
+					if errs != nil || p.Product != product {
+						done <- &FieldError{Path: product, Rule: "refused or mixed up"}
+						return
+					}
+				}
+				if _, errs := ParsePayment(ProductDomestic, brokenBody, testToday); len(errs) != 1 || errs[0].Path != "$.creditorName" {
+					done <- &FieldError{Path: "broken", Rule: "wrong errors"}
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := 0; g < 8; g++ {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}

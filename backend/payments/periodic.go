@@ -16,7 +16,9 @@ type Periodic struct {
 	// EndDate is the last possible execution date, not before StartDate,
 	// or "" for no end.
 	EndDate string
-	// Frequency is one of the Berlin Group frequency codes (Frequencies).
+	// Frequency is a Berlin Group frequency code: Daily, Weekly,
+	// EveryTwoWeeks, Monthly, EveryTwoMonths, Quarterly, SemiAnnual, Annual
+	// or MonthlyVariable.
 	Frequency string
 	// ExecutionRule is "following", "preceding" or "": what to do when an
 	// execution date is not a business day.
@@ -29,9 +31,8 @@ type Periodic struct {
 	MonthsOfExecution []string
 }
 
-// Frequencies are the Berlin Group v1.3 frequency codes, as Frequency
-// spells them.
-var Frequencies = []string{
+// frequencies are the Berlin Group v1.3 frequency codes.
+var frequencies = []string{
 	"Daily", "Weekly", "EveryTwoWeeks", "Monthly", "EveryTwoMonths",
 	"Quarterly", "SemiAnnual", "Annual", "MonthlyVariable",
 }
@@ -71,8 +72,10 @@ func ParsePeriodic(product string, body []byte, today string) (Periodic, []Field
 		pp.Payment = o.payment(product, periodicPayment, AccountReference{})
 		o.schedule(&pp)
 	}
-	if len(c.errs) > 0 {
-		return Periodic{}, c.errs
+	errs = c.errs
+	c.release()
+	if errs != nil {
+		return Periodic{}, errs
 	}
 	return pp, nil
 }
@@ -89,7 +92,7 @@ func (o object) schedule(pp *Periodic) {
 	freq, freqOK := o.plainText("frequency", true)
 	if freqOK && !validFrequency(freq) {
 		rule := ruleFrequency
-		for _, f := range Frequencies {
+		for _, f := range frequencies {
 			if strings.EqualFold(f, freq) {
 				rule = "must be spelt " + f + " (frequency codes are case-sensitive)"
 			}
@@ -166,7 +169,7 @@ func validNumber(s string, max int) bool {
 }
 
 func validFrequency(s string) bool {
-	return contains(Frequencies, s)
+	return contains(frequencies, s)
 }
 
 func validExecutionRule(s string) bool {

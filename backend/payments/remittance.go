@@ -77,7 +77,7 @@ func (o object) remittance(product string) (remittance, bool) {
 			ok = false
 			break
 		}
-		base := o.path() // built when o is a bulk's payment, cached there
+		base := o.path() // no allocation: o is the root or a bulk's payment, whose path is built
 		r.array = make([]StructuredRemittance, len(elems))
 		for i, e := range elems {
 			s, isObj := o.c.object(e, object{base: base, key: fieldStructuredArray, index: i}, remittanceFields)
