@@ -50,7 +50,9 @@ fuzz:
 # Go micro-benchmarks of the verification path, then a page of 200 of an
 # account with a million transactions on SQLite and PostgreSQL (seeding takes
 # a few minutes; OBGW_BENCH_TRANSACTIONS=100000 for a quick run).
-bench:
+bench: build
+	$(GO) build -o bin/obgw-load ./cmd/obgw-load
+	bench/run.sh
 	$(GO) test -run='^$$' -bench=. -benchmem ./gateway/... ./tppcontext/ | tee bench.out
 	$(GO) test -run='^$$' -bench=TransactionsPage -benchtime=400x -timeout=60m ./backend/ | tee -a bench.out
 
