@@ -76,6 +76,12 @@ const (
 
 var decisionNames = [...]string{"", "pass", "fail", "report", "skip", "error_allowed"}
 
+// NumChecks and NumDecisions size tables indexed by Check and Decision.
+const (
+	NumChecks    = int(numChecks)
+	NumDecisions = len(decisionNames)
+)
+
 // String returns the decision's name.
 func (d Decision) String() string { return decisionNames[d] }
 
