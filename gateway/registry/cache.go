@@ -31,6 +31,9 @@ type cached struct {
 	fetched time.Time
 }
 
+// lookupTimeout bounds one source lookup shared by concurrent misses.
+const lookupTimeout = 10 * time.Second
+
 // Cache is an LRU in front of a Source.
 type Cache struct {
 	src Source
@@ -132,7 +135,11 @@ func (c *Cache) fetch(ctx context.Context, orgID string) (*Entry, error) {
 	c.inflight[orgID] = cl
 	c.mu.Unlock()
 
-	cl.entry, cl.err = c.src.Lookup(ctx, orgID)
+	// The lookup serves every waiter, so it must not die with the first
+	// caller's request: detach it from that cancellation, bounded in time.
+	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
+	cl.entry, cl.err = c.src.Lookup(lctx, orgID)
+	cancel()
 
 	c.mu.Lock()
 	delete(c.inflight, orgID)

@@ -186,3 +186,31 @@ func TestHTTPSource(t *testing.T) {
 		t.Fatal("entry for another id accepted")
 	}
 }
+
+// ctxSource fails when its context is cancelled, like an HTTP register.
+type ctxSource struct{ inner Source }
+
+func (s ctxSource) Lookup(ctx context.Context, id string) (*Entry, error) {
+	select {
+	case <-time.After(50 * time.Millisecond):
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	return s.inner.Lookup(ctx, id)
+}
+
+// TestCacheLookupSurvivesFirstCallerLeaving: the first caller of a shared
+// miss disconnects; the others still get the entry.
+func TestCacheLookupSurvivesFirstCallerLeaving(t *testing.T) {
+	f, _ := ParseFile([]byte(doc))
+	c, _ := NewCache(ctxSource{f}, CacheConfig{})
+	first, cancel := context.WithCancel(context.Background())
+	go func() { time.Sleep(10 * time.Millisecond); cancel() }()
+	done := make(chan error, 1)
+	go func() { _, err := c.Lookup(first, "PSDNO-FSA-987654321"); done <- err }()
+	time.Sleep(5 * time.Millisecond)
+	if _, err := c.Lookup(context.Background(), "PSDNO-FSA-987654321"); err != nil {
+		t.Fatalf("second caller: %v", err)
+	}
+	<-done
+}
