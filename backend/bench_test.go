@@ -10,11 +10,13 @@ import (
 	"runtime"
 	"sort"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
 	"github.com/obgw/obgw/tppcontext"
@@ -126,4 +128,43 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "heap-MiB")
 		})
 	}
+}
+
+// benchHarness drives the handler directly (no TLS) for benchmarks.
+type benchHarness struct {
+	srv    *Server
+	issuer *tppcontext.Issuer
+}
+
+func newBenchHarness(b *testing.B, kind string) *benchHarness {
+	ctx := context.Background()
+	url := filepath.Join(b.TempDir(), "bench.db")
+	if kind == "postgres" {
+		url, _ = storetest.Schema(b, "t_bench")
+	}
+	st, err := store.Open(ctx, url, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
+		b.Fatal(err)
+	}
+	key := make([]byte, 32)
+	iss, _ := tppcontext.NewIssuer(key)
+	ver, _ := tppcontext.NewVerifier(key)
+	return &benchHarness{srv: New(Config{Store: st, Tokens: ver, Sandbox: true}), issuer: iss}
+}
+
+func (h *benchHarness) post(path, body string) (int, string) {
+	rid := uuid.NewString()
+	req := httptest.NewRequest("POST", path, strings.NewReader(body))
+	tok, _ := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}, RequestID: rid, PSUPresent: true}, time.Now())
+	req.Header.Set("X-Request-ID", rid)
+	req.Header.Set("TPP-Session-ID", "bench")
+	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")
+	req.Header.Set(tppcontext.Header, tok)
+	rec := httptest.NewRecorder()
+	h.srv.ServeHTTP(rec, req)
+	return rec.Code, rec.Body.String()
 }

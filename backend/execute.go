@@ -30,6 +30,29 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		if from != StatusAccepted && from != StatusPending && from != StatusAcceptedCustomerProfile {
 			return nil // another run or a cancellation got there first
 		}
+		in, e := s.parse(cur.Kind, cur.Product, cur.Body, payments.Today(cur.CreatedAt))
+		if e != nil {
+			return errPaymentState
+		}
+		// Lock the debtor and every own creditor account before reading
+		// balances: concurrent runs neither overdraw nor lose a booking.
+		lock := []string{cur.DebtorAccountID}
+		for i := range in.creditor {
+			c := &in.creditor[i]
+			if own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
+				lock = append(lock, own.ID)
+			}
+		}
+		if err := tx.LockAccounts(ctx, lock...); err != nil {
+			return err
+		}
+		// Re-read after the lock: another run may have moved it meanwhile.
+		if cur, err = tx.GetPayment(ctx, p.ID); err != nil {
+			return err
+		}
+		if cur.Status != from {
+			return nil
+		}
 		debtor, err := tx.GetAccount(ctx, cur.DebtorAccountID)
 		if err != nil {
 			return err
@@ -48,10 +71,6 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				return nil
 			}
 			return tx.UpdatePayment(ctx, cur, from)
-		}
-		in, e := s.parse(cur.Kind, cur.Product, cur.Body, payments.Today(cur.CreatedAt))
-		if e != nil {
-			return errPaymentState
 		}
 		day := s.bankToday()
 		var debits []store.Transaction

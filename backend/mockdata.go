@@ -330,6 +330,9 @@ func (s *Server) addMockTransactions(kind store.AccountKind) func(http.ResponseW
 			}
 		}
 		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
+				return err
+			}
 			if err := tx.AddTransactions(r.Context(), a.ID, txs); err != nil {
 				return err
 			}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"net/url"
+	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -256,5 +258,108 @@ func TestAuthoriseAfterMidnight(t *testing.T) {
 	h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
 	if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "ACSC" {
 		t.Fatalf("status %s", p.Status)
+	}
+}
+
+// TestConcurrentBatchRunsNeverOverdraw: 50 authorised payments of NOK 1000
+// from an account holding NOK 20 000, executed by four batch runs at once
+// while mock transactions debit the same account: as many settle as the
+// funds allow, the others wait for funds (ACCP), and every booking and
+// balance movement exists exactly once on both sides.
+func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ctx := context.Background()
+		h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: `{"customerNumber":"55555555555","name":"Rik","type":"private"}`})
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts", body: `{"customerNumber":"55555555555","accountName":"Konto","bban":"86011117947","currency":"NOK","balances":[{"balanceType":"expected","balanceAmount":{"amount":20000,"currency":"NOK"}},{"balanceType":"closingBooked","balanceAmount":{"amount":20000,"currency":"NOK"}}]}`})
+		if status != 201 {
+			t.Fatalf("account: %d %v", status, b)
+		}
+		debtorID := b["id"].(string)
+		rik, _ := h.st.GetCustomerByNumber(ctx, "55555555555")
+		olaBefore := h.balance(olaIBAN)
+		for i := 0; i < 50; i++ {
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", body: paymentBody("1000.00", "NO9386011117947", olaIBAN, "")})
+			p, err := h.st.GetPayment(ctx, b["paymentId"].(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			p.Status, p.CustomerID, p.DebtorAccountID = StatusAccepted, rik.ID, debtorID
+			if err := h.st.UpdatePayment(ctx, p, StatusReceived); err != nil {
+				t.Fatal(err)
+			}
+		}
+		srv := New(Config{Store: h.st, Sandbox: true, Now: h.clk.now})
+		var wg sync.WaitGroup
+		for i := 0; i < 4; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if _, _, err := srv.BatchRun(ctx); err != nil {
+					t.Error(err)
+				}
+			}()
+		}
+		// Meanwhile 20 mock transactions of NOK -1 move the same balances.
+		for i := 0; i < 20; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts/" + debtorID + "/transactions",
+					body: `[{"amount":-1,"currency":"NOK","bookingDate":"2026-11-01","remittanceInformationUnstructured":"Gebyr"}]`}); status != 201 {
+					t.Errorf("mock transaction: %d %v", status, b)
+				}
+			}()
+		}
+		wg.Wait()
+		due, _ := h.st.ListPaymentsDue(ctx, "2999-01-01")
+		var waiting int
+		for _, p := range due {
+			if p.Status == StatusAcceptedCustomerProfile && p.FundsAvailable == "false" {
+				waiting++
+			}
+		}
+		settled := 50 - waiting
+		txs, _, _ := h.st.ListTransactions(ctx, debtorID, store.TransactionFilter{Booked: true})
+		bs, _ := h.st.ListBalances(ctx, debtorID)
+		// The mock debits may land before or after the payments: 19 or 20
+		// payments fit, and every booking is there exactly once.
+		if (settled != 19 && settled != 20) || len(txs) != settled+20 {
+			t.Fatalf("%d settled, %d debits booked", settled, len(txs))
+		}
+		want := int64(2_000_000 - settled*100_000 - 20*100)
+		for _, b := range bs {
+			if b.Amount != want {
+				t.Fatalf("balance %s = %d, want %d (a lost update or a double booking)", b.Type, b.Amount, want)
+			}
+		}
+		var ob int64
+		fmt.Sscan(olaBefore, &ob)
+		if h.balance(olaIBAN) != fmt.Sprint(ob+int64(settled)*100000) {
+			t.Fatalf("creditor %s → %s after %d payments", olaBefore, h.balance(olaIBAN), settled)
+		}
+	})
+}
+
+// BenchmarkCreatePayment is a payment initiation through the backend
+// handler (validation, idempotency key, store, SCA flow), with p99.
+func BenchmarkCreatePayment(b *testing.B) {
+	for _, kind := range storeKinds() {
+		b.Run(kind, func(b *testing.B) {
+			h := newBenchHarness(b, kind)
+			body := paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag"`)
+			var lat []time.Duration
+			b.ReportAllocs()
+			for b.Loop() {
+				t0 := time.Now()
+				status, resp := h.post("/v1/payments/domestic-norway-credit-transfers", body)
+				lat = append(lat, time.Since(t0))
+				if status != 201 {
+					b.Fatalf("%d %s", status, resp)
+				}
+			}
+			sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+			b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds())/1000, "p99-ms")
+		})
 	}
 }

@@ -20,6 +20,8 @@ type dialect struct {
 	// lockCustomer selects a customer row and, where transactions are not
 	// already serialised, locks it until the transaction ends.
 	lockCustomer string
+	// lockAccount does the same for an account row.
+	lockAccount string
 	// instant converts a time to the value bound for an instant column.
 	instant func(time.Time) any
 }
@@ -36,6 +38,7 @@ var sqliteDialect = &dialect{
 	sortedTextType: "TEXT",
 	noLimit:        int64(-1),
 	lockCustomer:   `SELECT id FROM customers WHERE id = $1`,
+	lockAccount:    `SELECT id FROM accounts WHERE id = $1`,
 	instant: func(t time.Time) any {
 		if t.IsZero() {
 			return nil
@@ -52,6 +55,7 @@ var postgresDialect = &dialect{
 	sortedTextType: `TEXT COLLATE "C"`,
 	noLimit:        nil,
 	lockCustomer:   `SELECT id FROM customers WHERE id = $1 FOR UPDATE`,
+	lockAccount:    `SELECT id FROM accounts WHERE id = $1 FOR UPDATE`,
 	instant: func(t time.Time) any {
 		if t.IsZero() {
 			return nil

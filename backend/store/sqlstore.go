@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"sort"
 	"sync/atomic"
 	"time"
 )
@@ -53,6 +54,26 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now}
 		return fn(view)
 	})
+}
+
+// LockAccounts locks the accounts' rows until the surrounding Atomically
+// transaction ends, in id order so two transactions locking the same
+// accounts cannot deadlock. Balance read-modify-writes (payments, mock
+// transactions) take it first, so concurrent ones never lose an update or
+// overdraw. Outside Atomically it only checks the accounts exist.
+func (s *sqlStore) LockAccounts(ctx context.Context, ids ...string) error {
+	sorted := append([]string(nil), ids...)
+	sort.Strings(sorted)
+	for i, id := range sorted {
+		if i > 0 && id == sorted[i-1] {
+			continue
+		}
+		var got string
+		if err := s.q.QueryRowContext(ctx, s.d.lockAccount, id).Scan(&got); err != nil {
+			return s.fail("lock account", err)
+		}
+	}
+	return nil
 }
 
 // DeleteAll removes every customer, account, transaction, agreement,

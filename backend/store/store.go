@@ -136,6 +136,9 @@ type Store interface {
 	// Atomically runs fn against a view of the store inside one database
 	// transaction: everything fn writes lands together or not at all.
 	Atomically(ctx context.Context, fn func(Store) error) error
+	// LockAccounts locks account rows until the Atomically transaction ends
+	// (in id order), for balance read-modify-writes.
+	LockAccounts(ctx context.Context, ids ...string) error
 	// DeleteAll removes all data (not the schema); for the sandbox reset,
 	// inside Atomically.
 	DeleteAll(ctx context.Context) error
