@@ -106,7 +106,7 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			for b.Loop() {
 				rid := uuid.NewString()
 				req := httptest.NewRequest("GET", "/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pages[i%len(pages)], nil)
-				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", RequestID: rid, PSUID: psuID, PSUPresent: true}, time.Now())
+				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true}, time.Now())
 				req.Header.Set("X-Request-ID", rid)
 				req.Header.Set("TPP-Session-ID", "bench")
 				req.Header.Set(tppcontext.Header, tok)
