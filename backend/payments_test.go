@@ -363,3 +363,35 @@ func BenchmarkCreatePayment(b *testing.B) {
 		})
 	}
 }
+
+// TestPaymentRulesThroughHTTP: each body rule answers 400 FORMAT_ERROR
+// naming the field, through the handler.
+func TestPaymentRulesThroughHTTP(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	yesterday := h.clk.now().AddDate(0, 0, -2).Format("2006-01-02")
+	for _, tc := range []struct {
+		name, body, path string
+	}{
+		{"valid", paymentBody("1.50", kariIBAN, olaIBAN, ""), ""},
+		{"amount not positive", paymentBody("0.00", kariIBAN, olaIBAN, ""), "$.instructedAmount.amount"},
+		{"too many decimals", paymentBody("1.505", kariIBAN, olaIBAN, ""), "$.instructedAmount.amount"},
+		{"IBAN check digits", paymentBody("1.50", kariIBAN, "NO0012031020016", ""), "$.creditorAccount.iban"},
+		{"invalid KID", paymentBody("1.50", kariIBAN, olaIBAN, `,"remittanceInformationStructured":{"reference":"1234567891","referenceType":"SCOR"}`), "$.remittanceInformationStructured.reference"},
+		{"structured and unstructured", paymentBody("1.50", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"x","remittanceInformationStructured":{"reference":"12345678903","referenceType":"SCOR"}`), "$.remittanceInformationStructured"},
+		{"execution date in the past", paymentBody("1.50", kariIBAN, olaIBAN, `,"requestedExecutionDate":"`+yesterday+`"`), "$.requestedExecutionDate"},
+		{"same debtor and creditor", paymentBody("1.50", kariIBAN, kariIBAN, ""), "$.creditorAccount"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "r", body: tc.body})
+			if tc.path == "" {
+				if status != 201 {
+					t.Fatalf("%d %v", status, b)
+				}
+				return
+			}
+			if status != 400 || !strings.Contains(fmt.Sprint(b), "FORMAT_ERROR") || !strings.Contains(fmt.Sprint(b), tc.path) {
+				t.Fatalf("%d %v, want FORMAT_ERROR at %s", status, b, tc.path)
+			}
+		})
+	}
+}
