@@ -1,6 +1,10 @@
 package payments
 
-import "github.com/obgw/obgw/backend/bankaccount"
+import (
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/codelists"
+	"github.com/obgw/obgw/backend/strictjson"
+)
 
 // AccountReference names an account by IBAN or BBAN (the Berlin Group
 // AccountReference forms this bank takes for payments).
@@ -29,13 +33,13 @@ const (
 	ruleSameAccount = "names another account than bban: send one of them, or a Norwegian IBAN (NO, two check digits, the bban) with its own bban"
 )
 
-var accountFields = &fieldSet{names: []string{"iban", "bban", "currency"}}
+var accountFields = fieldSet([]string{"iban", "bban", "currency"}, nil)
 
 // accountReference checks the account reference object name for role in
 // a payment of product (see the package documentation for the rules).
-func (o object) accountReference(name string, required bool, product string, role accountRole) (AccountReference, presence) {
+func (o object) accountReference(name string, required bool, product string, role accountRole) (AccountReference, strictjson.Presence) {
 	a, p := o.child(name, required, accountFields)
-	if p != valid {
+	if p != strictjson.Valid {
 		return AccountReference{}, p
 	}
 	foreignBBAN := role == creditorRole && product == ProductCrossBorder
@@ -45,34 +49,34 @@ func (o object) accountReference(name string, required bool, product string, rol
 	}
 	var r AccountReference
 	var ok [3]bool
-	r.IBAN, ok[0] = a.code("iban", false, bankaccount.ValidIBAN, ruleIBAN)
-	r.BBAN, ok[1] = a.code("bban", false, validBBAN, bbanRule)
-	r.Currency, ok[2] = a.code("currency", false, validCurrency, ruleCurrency)
+	r.IBAN, ok[0] = a.Code("iban", false, bankaccount.ValidIBAN, ruleIBAN)
+	r.BBAN, ok[1] = a.Code("bban", false, validBBAN, bbanRule)
+	r.Currency, ok[2] = a.Code("currency", false, codelists.ValidCurrency, codelists.RuleCurrency)
 	if ok != [3]bool{true, true, true} {
-		return AccountReference{}, invalid
+		return AccountReference{}, strictjson.Invalid
 	}
 	norwegianIBAN := len(r.IBAN) == 15 && r.IBAN[:2] == "NO"
 	switch {
 	case r.IBAN == "" && r.BBAN == "":
 		if product == ProductSEPA {
-			a.c.add(a.at("iban"), "is required: "+ProductSEPA+" identifies accounts by IBAN")
+			a.Report("iban", "is required: "+ProductSEPA+" identifies accounts by IBAN")
 		} else {
-			a.c.add(a.path(), "must hold an iban or a bban")
+			a.c.Add(a.Path(), "must hold an iban or a bban")
 		}
 	case r.IBAN != "" && r.BBAN != "" && !(norwegianIBAN && r.IBAN[4:] == r.BBAN):
-		a.c.add(a.at("iban"), ruleSameAccount)
+		a.Report("iban", ruleSameAccount)
 	case product == ProductSEPA && r.IBAN == "":
-		a.c.add(a.at("bban"), "is not accepted for "+ProductSEPA+": send the account as iban")
+		a.Report("bban", "is not accepted for "+ProductSEPA+": send the account as iban")
 	case r.IBAN != "" && !norwegianIBAN && (role == debtorRole || domestic(product)):
 		if role == debtorRole {
-			a.c.add(a.at("iban"), "must be a Norwegian IBAN (starting NO): the debtor account is an account at this bank")
+			a.Report("iban", "must be a Norwegian IBAN (starting NO): the debtor account is an account at this bank")
 		} else {
-			a.c.add(a.at("iban"), "must be a Norwegian IBAN (starting NO) for "+product)
+			a.Report("iban", "must be a Norwegian IBAN (starting NO) for "+product)
 		}
 	default:
-		return r, valid
+		return r, strictjson.Valid
 	}
-	return AccountReference{}, invalid
+	return AccountReference{}, strictjson.Invalid
 }
 
 // accountKey returns a value equal for two valid references to the same
@@ -114,5 +118,5 @@ func validBIC(s string) bool {
 	if len(s) != 8 && len(s) != 11 {
 		return false
 	}
-	return upperAlpha(s[:4]) && validCountry(s[4:6]) && upperAlnum(s[6:8]) && (len(s) == 8 || upperAlnum(s[8:]))
+	return upperAlpha(s[:4]) && codelists.ValidCountry(s[4:6]) && upperAlnum(s[6:8]) && (len(s) == 8 || upperAlnum(s[8:]))
 }

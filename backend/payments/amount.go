@@ -3,7 +3,9 @@ package payments
 import (
 	"strconv"
 
+	"github.com/obgw/obgw/backend/codelists"
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Money is an amount in minor units of its currency (øre for NOK).
@@ -20,14 +22,13 @@ type Money struct {
 const maxWholeDigits = 12
 
 const (
-	ruleCurrency     = "must be an ISO 4217 currency code of the allowed list, in upper case (such as NOK or EUR)"
 	ruleAmountType   = `must be a JSON string with the amount in currency units, such as "123.45" (Berlin Group amounts are strings, not numbers)`
 	ruleAmountFormat = `must be a decimal amount with '.' as decimal separator, such as "123.45" (no sign, spaces, group separators or exponent)`
 	ruleAmountZero   = "must be greater than zero"
 	maxAmountBytes   = 24
 )
 
-var amountFields = &fieldSet{names: []string{"currency", "amount"}}
+var amountFields = fieldSet([]string{"currency", "amount"}, nil)
 
 // productCurrency is the currency a product requires, or "" for any.
 func productCurrency(product string) string {
@@ -45,32 +46,32 @@ func productCurrency(product string) string {
 // positive amount string with at most the currency's decimals.
 func (o object) instructedAmount(product string) (Money, bool) {
 	a, p := o.child("instructedAmount", true, amountFields)
-	if p != valid {
+	if p != strictjson.Valid {
 		return Money{}, false
 	}
-	cur, ok := a.code("currency", true, validCurrency, ruleCurrency)
+	cur, ok := a.Code("currency", true, codelists.ValidCurrency, codelists.RuleCurrency)
 	if ok && cur != "" {
 		if want := productCurrency(product); want != "" && cur != want {
-			a.c.add(a.at("currency"), "must be "+want+" for "+product)
+			a.Report("currency", "must be "+want+" for "+product)
 			ok = false
 		}
 	}
-	n, _, present := a.lookup("amount")
+	n, present := a.Lookup("amount")
 	switch {
 	case !present:
-		a.missing("amount", n)
+		a.Missing("amount", n)
 		return Money{}, false
-	case n.kind != kindString:
-		a.c.add(a.at("amount"), ruleAmountType)
+	case n.Kind != strictjson.KindString:
+		a.Report("amount", ruleAmountType)
 		return Money{}, false
 	case !ok || cur == "":
 		// The amount's decimals depend on the currency; once that is
 		// fixed the amount is checked.
 		return Money{}, false
 	}
-	minor, rule := parseAmount(n.text, cur)
+	minor, rule := parseAmount(n.Text, cur)
 	if rule != "" {
-		a.c.add(a.at("amount"), rule)
+		a.Report("amount", rule)
 		return Money{}, false
 	}
 	return Money{Currency: cur, Minor: minor}, true

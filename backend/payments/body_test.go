@@ -1,77 +1,30 @@
 package payments
 
 import (
-	"encoding/json"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
+
+	"github.com/obgw/obgw/backend/strictjson/strictjsontest"
 )
 
 // testToday is the bank's date in the tests.
 const testToday = "2026-11-21"
 
-// removeMarker, as the value of set, deletes the member.
-type removeMarker struct{}
+// Bodies are built from maps and edited with strictjsontest, as the other
+// strictjson parsers' tests do.
+type edit = strictjsontest.Edit
 
-var remove = removeMarker{}
-
-// raw is a JSON literal set as is (1.5, 1e3, "\ud800").
-func raw(s string) json.RawMessage { return json.RawMessage(s) }
-
-// edit changes a body built from maps before it is marshalled.
-type edit func(v any)
-
-// set returns an edit that sets the member or element at the dotted path
-// ("creditorAddress.country", "payments.0.creditorName") to v.
-func set(path string, v any) edit {
-	return func(root any) {
-		segs := strings.Split(path, ".")
-		cur := root
-		for _, s := range segs[:len(segs)-1] {
-			cur = step(cur, s)
-		}
-		last := segs[len(segs)-1]
-		switch c := cur.(type) {
-		case map[string]any:
-			if v == remove {
-				delete(c, last)
-			} else {
-				c[last] = v
-			}
-		case []any:
-			i, _ := strconv.Atoi(last)
-			c[i] = v
-		default:
-			panic("set: no container at " + path)
-		}
-	}
-}
-
-func step(cur any, s string) any {
-	switch c := cur.(type) {
-	case map[string]any:
-		return c[s]
-	case []any:
-		i, err := strconv.Atoi(s)
-		if err != nil {
-			panic("step: " + s + " is not an index")
-		}
-		return c[i]
-	}
-	panic("step: no container at " + s)
-}
-
-// marshal writes v without HTML escaping.
-func marshal(v any) []byte {
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("marshal: " + err.Error())
-	}
-	return []byte(sb.String())
-}
+var (
+	// set returns an edit that sets the member or element at the dotted
+	// path ("creditorAddress.country", "payments.0.creditorName") to v.
+	set = strictjsontest.Set
+	// remove, as the value of set, deletes the member.
+	remove = strictjsontest.Remove
+	// raw is a JSON literal set as is (1.5, 1e3, "\ud800").
+	raw = strictjsontest.Raw
+	// marshal writes a body without HTML escaping.
+	marshal = strictjsontest.Marshal
+)
 
 // Accounts used by the tests; every one passes its checks.
 const (
@@ -135,21 +88,7 @@ func (rc ruleCase) productOr() string {
 // nothing for a valid case.
 func checkErrors(t *testing.T, rc ruleCase, errs []FieldError) {
 	t.Helper()
-	if rc.path == "" {
-		if len(errs) != 0 {
-			t.Fatalf("valid body refused: %v", errs)
-		}
-		return
-	}
-	if len(errs) != 1 {
-		t.Fatalf("want 1 error at %s (%q), got %d: %v", rc.path, rc.rule, len(errs), errs)
-	}
-	if errs[0].Path != rc.path || !strings.Contains(errs[0].Rule, rc.rule) {
-		t.Fatalf("want %s: ...%s..., got %v", rc.path, rc.rule, errs[0])
-	}
-	if len(errs[0].Rule) > 200 {
-		t.Errorf("rule text is %d bytes, want < 200: %q", len(errs[0].Rule), errs[0].Rule)
-	}
+	strictjsontest.ExpectOne(t, errs, rc.path, rc.rule)
 }
 
 // parseCase is a ruleCase for a parser returning T, with a check of the
@@ -229,17 +168,5 @@ func equal[T any](want T) func(*testing.T, T) {
 // into an error body or a log line as it is.
 func checkFieldErrors(t *testing.T, errs []FieldError) {
 	t.Helper()
-	if len(errs) > MaxFieldErrors {
-		t.Fatalf("%d errors, want at most %d", len(errs), MaxFieldErrors)
-	}
-	for _, e := range errs {
-		if !strings.HasPrefix(e.Path, "$") || len(e.Path) > 2*maxPathBytes || e.Rule == "" || len(e.Rule) > 200 {
-			t.Fatalf("malformed error %q", e.Error())
-		}
-		for _, s := range []string{e.Path, e.Rule} {
-			if !printableASCII(s) {
-				t.Fatalf("error carries a character it must not: %q", s)
-			}
-		}
-	}
+	strictjsontest.CheckFieldErrors(t, errs)
 }

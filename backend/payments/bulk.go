@@ -1,5 +1,7 @@
 package payments
 
+import "github.com/obgw/obgw/backend/strictjson"
+
 // Bulk is a validated bulk payment body (Berlin Group v1.3
 // bulkPaymentInitiation): payments from one debtor account, in one
 // currency (so that their sum is an amount).
@@ -16,15 +18,15 @@ type Bulk struct {
 	Payments []Payment
 }
 
-var bulkFields = &fieldSet{names: []string{"batchBookingPreferred", "debtorAccount", "requestedExecutionDate", "payments"}}
+var bulkFields = fieldSet([]string{"batchBookingPreferred", "debtorAccount", "requestedExecutionDate", "payments"}, nil)
 
-var bulkPaymentFields = &fieldSet{
-	names: commonPaymentFields,
-	hints: map[string]string{
+var bulkPaymentFields = fieldSet(
+	commonPaymentFields,
+	map[string]string{
 		"debtorAccount":          "is given once for the whole bulk, as $.debtorAccount; remove it here",
 		"requestedExecutionDate": "is given once for the whole bulk, as $.requestedExecutionDate; remove it here",
 	},
-}
+)
 
 // ParseBulk parses and validates the body of POST
 // /v1/bulk-payments/{product}, as ParsePayment does a payment; the
@@ -39,30 +41,30 @@ func ParseBulk(product string, body []byte, today string) (Bulk, []FieldError) {
 	}
 	var b Bulk
 	if o, ok := c.rootObject(bulkFields); ok {
-		b.BatchBookingPreferred, _ = o.boolField("batchBookingPreferred")
+		b.BatchBookingPreferred, _ = o.Bool("batchBookingPreferred", false, false)
 		b.DebtorAccount, _ = o.accountReference("debtorAccount", true, product, debtorRole)
 		b.RequestedExecutionDate, _ = o.executionDate("requestedExecutionDate", false)
-		if elems, p := o.list("payments", true, "payments", 1, MaxBulkPayments); p == valid {
+		if ps, p := o.List("payments", true, "payments", 1, MaxBulkPayments); p == strictjson.Valid {
 			first := "" // the currency of the first valid amount
-			b.Payments = make([]Payment, len(elems))
-			for i, e := range elems {
-				po, ok := c.object(e, object{base: "$", key: "payments", index: i}, bulkPaymentFields)
+			b.Payments = make([]Payment, ps.Len())
+			for i := range ps.Len() {
+				po, ok := c.element(ps, i, bulkPaymentFields)
 				if !ok {
 					continue
 				}
 				// The payment's members get paths under its own, built once.
-				po.base, po.key, po.index = po.path(), "", -1
+				po.Object = po.Anchored()
 				b.Payments[i] = po.payment(product, bulkPayment, b.DebtorAccount)
 				b.Payments[i].RequestedExecutionDate = b.RequestedExecutionDate
 				if cur := b.Payments[i].InstructedAmount.Currency; first == "" {
 					first = cur
 				} else if cur != "" && cur != first {
-					c.add(po.base+".instructedAmount.currency", "must be the currency of the bulk's first payment: a bulk is in one currency")
+					c.Add(po.Path()+".instructedAmount.currency", "must be the currency of the bulk's first payment: a bulk is in one currency")
 				}
 			}
 		}
 	}
-	errs = c.errs
+	errs = c.Errors()
 	c.release()
 	if errs != nil {
 		return Bulk{}, errs

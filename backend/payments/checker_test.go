@@ -5,28 +5,6 @@ import (
 	"testing"
 )
 
-func TestClosestField(t *testing.T) {
-	names := []string{"iban", "bban", "currency", "creditorName", "creditorAgent", "remittanceInformationUnstructured"}
-	for _, tc := range []struct{ key, want string }{
-		{"creditorNmae", "creditorName"},   // swap
-		{"creditorNam", "creditorName"},    // deletion
-		{"creditorNamee", "creditorName"},  // insertion
-		{"creditorAgnet", "creditorAgent"}, // swap
-		{"currancy", "currency"},           // substitution
-		{"remittanceInformationUnstructred", "remittanceInformationUnstructured"},
-		{"creditorXxxx", ""}, // too far
-		{"ibn", "iban"},      // one edit from a short name
-		{"ibbn", "iban"},     // one edit from iban, two from bban
-		{"xban", ""},         // one edit from iban and from bban
-		{"ixxn", ""},         // two edits from a short name
-		{"", ""},
-	} {
-		if got := closestField(tc.key, names); got != tc.want {
-			t.Errorf("closestField(%q) = %q, want %q", tc.key, got, tc.want)
-		}
-	}
-}
-
 func TestValidBIC(t *testing.T) {
 	for _, tc := range []struct {
 		bic  string

@@ -10,12 +10,14 @@
 // answers with 400 FORMAT_ERROR. Fee is the sandbox tariff of the instant
 // product, ValidKID the Norwegian payment reference check.
 //
-// Bodies are decoded by a small JSON decoder of this package, after the
-// one of backend/sandbox/mockdata, rather than encoding/json: the rules
-// need exact JSON types (an amount sent as a number is refused, not
-// converted), every member in body order with duplicates (duplicates are
-// refused; of two exclusive fields the second is named), and a path for
-// syntax and character errors.
+// Bodies are decoded and walked with backend/strictjson, shared with
+// backend/sandbox/mockdata, rather than encoding/json: the rules need exact
+// JSON types (an amount sent as a number is refused, not converted), every
+// member in body order with duplicates (duplicates are refused; of two
+// exclusive fields the second is named), and a path for syntax and
+// character errors. Characters are refused while decoding
+// (strictjson.RefuseCharacters). Currencies and countries are those of
+// backend/codelists, dates checked with backend/civildate.
 //
 // A body too large, not JSON, past a decoder bound or holding a refused
 // character gets that one FieldError; otherwise every rule is checked, and

@@ -6,6 +6,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/codelists"
 	"github.com/obgw/obgw/backend/money"
 )
 
@@ -25,7 +27,7 @@ func checkAccepted(t *testing.T, p Payment, kind paymentKind) {
 	t.Helper()
 	fail := func(what string) { t.Helper(); t.Fatalf("accepted %s: %+v", what, p) }
 	a := p.InstructedAmount
-	if !KnownProduct(p.Product) || !validCurrency(a.Currency) || a.Minor <= 0 || a.Minor > maxMinor(a.Currency) {
+	if !KnownProduct(p.Product) || !codelists.ValidCurrency(a.Currency) || a.Minor <= 0 || a.Minor > maxMinor(a.Currency) {
 		fail("a bad product or amount")
 	}
 	if want := productCurrency(p.Product); want != "" && a.Currency != want {
@@ -50,7 +52,7 @@ func checkAccepted(t *testing.T, p Payment, kind paymentKind) {
 	if p.Product == ProductCrossBorder && (p.CreditorAddress == nil || c.IBAN == "" && p.CreditorAgent == "") {
 		fail("a cross-border payment without address or agent")
 	}
-	if blank(p.CreditorName) || utf8.RuneCountInString(p.CreditorName) > maxNameRunes {
+	if strings.TrimLeft(p.CreditorName, " ") == "" || utf8.RuneCountInString(p.CreditorName) > maxNameRunes {
 		fail("a bad creditor name")
 	}
 	if p.CreditorAgent != "" && !validBIC(p.CreditorAgent) || !validEndToEnd(p.EndToEndIdentification) {
@@ -76,7 +78,7 @@ func checkAccepted(t *testing.T, p Payment, kind paymentKind) {
 			fail("a structured reference that is not a valid KID")
 		}
 	}
-	if e := p.RequestedExecutionDate; e != "" && (!isCivilDate(e) || e < testToday || e > oneYearAfterString(testToday)) {
+	if e := p.RequestedExecutionDate; e != "" && (!civildate.Valid(e) || e < testToday || e > oneYearAfterString(testToday)) {
 		fail("a bad execution date")
 	}
 	if kind == periodicPayment && p.RequestedExecutionDate != "" {

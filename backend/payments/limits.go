@@ -1,5 +1,7 @@
 package payments
 
+import "github.com/obgw/obgw/backend/strictjson"
+
 // Bounds of the payment bodies. A body past MaxBodyBytes or
 // MaxBulkBodyBytes is refused whole, with one FieldError at "$".
 const (
@@ -19,8 +21,9 @@ const (
 	// MaxMonthsOfExecution bounds monthsOfExecution: Berlin Group allows at
 	// most 11 distinct months, since all 12 is frequency Monthly.
 	MaxMonthsOfExecution = 11
-	// MaxFieldErrors bounds the FieldErrors returned for one body.
-	MaxFieldErrors = 50
+	// MaxFieldErrors bounds the FieldErrors returned for one body (the
+	// bound of strictjson, which collects them).
+	MaxFieldErrors = strictjson.MaxFieldErrors
 )
 
 // Lengths of text fields, in characters (runes, not bytes), after the

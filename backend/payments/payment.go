@@ -1,5 +1,7 @@
 package payments
 
+import "github.com/obgw/obgw/backend/strictjson"
+
 // Payment is a validated payment initiation body (Berlin Group v1.3
 // paymentInitiation), or one payment of a bulk.
 type Payment struct {
@@ -49,7 +51,7 @@ var commonPaymentFields = []string{
 	fieldUnstructured, fieldStructured, fieldStructuredArray, "endToEndIdentification",
 }
 
-var paymentFields = &fieldSet{names: append([]string{"debtorAccount", "requestedExecutionDate"}, commonPaymentFields...)}
+var paymentFields = fieldSet(append([]string{"debtorAccount", "requestedExecutionDate"}, commonPaymentFields...), nil)
 
 const (
 	ruleEndToEnd = "must be 1 to 35 printable ASCII characters (letters, digits, spaces and punctuation)"
@@ -75,7 +77,7 @@ func ParsePayment(product string, body []byte, today string) (Payment, []FieldEr
 	if o, ok := c.rootObject(paymentFields); ok {
 		p = o.payment(product, singlePayment, AccountReference{})
 	}
-	errs = c.errs
+	errs = c.Errors()
 	c.release()
 	if errs != nil {
 		return Payment{}, errs
@@ -100,21 +102,21 @@ func (o object) payment(product string, kind paymentKind, bulkDebtor AccountRefe
 	var p Payment
 	p.Product = product
 	p.InstructedAmount, _ = o.instructedAmount(product)
-	var pd, pc presence
+	var pd, pc strictjson.Presence
 	if kind == bulkPayment {
-		p.DebtorAccount, pd = bulkDebtor, valid
+		p.DebtorAccount, pd = bulkDebtor, strictjson.Valid
 		if bulkDebtor == (AccountReference{}) {
-			pd = invalid // the bulk's debtorAccount was refused
+			pd = strictjson.Invalid // the bulk's debtorAccount was refused
 		}
 	} else {
 		p.DebtorAccount, pd = o.accountReference("debtorAccount", true, product, debtorRole)
 	}
 	p.CreditorAccount, pc = o.accountReference("creditorAccount", true, product, creditorRole)
-	p.CreditorName, _ = o.text("creditorName", true, maxNameRunes)
-	var pa presence
+	p.CreditorName, _ = o.Text("creditorName", true, maxNameRunes)
+	var pa strictjson.Presence
 	p.CreditorAddress, pa = o.address("creditorAddress", false)
 	var agentOK bool
-	p.CreditorAgent, agentOK = o.code("creditorAgent", false, validBIC, ruleBIC)
+	p.CreditorAgent, agentOK = o.Code("creditorAgent", false, validBIC, ruleBIC)
 	if kind == singlePayment {
 		p.RequestedExecutionDate, _ = o.executionDate("requestedExecutionDate", false)
 	}
@@ -122,17 +124,17 @@ func (o object) payment(product string, kind paymentKind, bulkDebtor AccountRefe
 	p.RemittanceInformationUnstructured = r.unstructured
 	p.RemittanceInformationStructured = r.structured
 	p.RemittanceInformationStructuredArray = r.array
-	p.EndToEndIdentification, _ = o.code("endToEndIdentification", false, validEndToEnd, ruleEndToEnd)
+	p.EndToEndIdentification, _ = o.Code("endToEndIdentification", false, validEndToEnd, ruleEndToEnd)
 
-	if pd == valid && pc == valid && accountKey(p.DebtorAccount) == accountKey(p.CreditorAccount) {
-		o.c.add(o.at("creditorAccount"), ruleDiffer)
+	if pd == strictjson.Valid && pc == strictjson.Valid && accountKey(p.DebtorAccount) == accountKey(p.CreditorAccount) {
+		o.Report("creditorAccount", ruleDiffer)
 	}
 	if product == ProductCrossBorder {
-		if pa == absent {
-			o.c.add(o.at("creditorAddress"), "is required for "+ProductCrossBorder)
+		if pa == strictjson.Absent {
+			o.Report("creditorAddress", "is required for "+ProductCrossBorder)
 		}
-		if pc == valid && p.CreditorAccount.IBAN == "" && agentOK && p.CreditorAgent == "" {
-			o.c.add(o.at("creditorAgent"), "is required when creditorAccount has a bban instead of an iban: send the BIC of the creditor's bank")
+		if pc == strictjson.Valid && p.CreditorAccount.IBAN == "" && agentOK && p.CreditorAgent == "" {
+			o.Report("creditorAgent", "is required when creditorAccount has a bban instead of an iban: send the BIC of the creditor's bank")
 		}
 	}
 	return p

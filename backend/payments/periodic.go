@@ -1,8 +1,11 @@
 package payments
 
 import (
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Periodic is a validated periodic payment body (Berlin Group v1.3
@@ -41,13 +44,13 @@ var frequencies = []string{
 // monthsOfExecution.
 const frequencyMonthlyVariable = "MonthlyVariable"
 
-var periodicFields = &fieldSet{
-	names: append([]string{"debtorAccount", "startDate", "endDate", "frequency", "executionRule", "dayOfExecution",
+var periodicFields = fieldSet(
+	append([]string{"debtorAccount", "startDate", "endDate", "frequency", "executionRule", "dayOfExecution",
 		"monthsOfExecution"}, commonPaymentFields...),
-	hints: map[string]string{
+	map[string]string{
 		"requestedExecutionDate": "is not used for periodic payments: send the first execution date as startDate",
 	},
-}
+)
 
 const (
 	ruleFrequency     = "must be one of Daily, Weekly, EveryTwoWeeks, Monthly, EveryTwoMonths, Quarterly, SemiAnnual, Annual, MonthlyVariable"
@@ -72,7 +75,7 @@ func ParsePeriodic(product string, body []byte, today string) (Periodic, []Field
 		pp.Payment = o.payment(product, periodicPayment, AccountReference{})
 		o.schedule(&pp)
 	}
-	errs = c.errs
+	errs = c.Errors()
 	c.release()
 	if errs != nil {
 		return Periodic{}, errs
@@ -86,10 +89,10 @@ func (o object) schedule(pp *Periodic) {
 	pp.StartDate, startOK = o.executionDate("startDate", true)
 	pp.EndDate, _ = o.date("endDate", false)
 	if startOK && pp.EndDate != "" && pp.EndDate < pp.StartDate {
-		o.c.add(o.at("endDate"), "must not be before startDate")
+		o.Report("endDate", "must not be before startDate")
 		pp.EndDate = ""
 	}
-	freq, freqOK := o.plainText("frequency", true)
+	freq, freqOK := o.PlainText("frequency", true)
 	if freqOK && !validFrequency(freq) {
 		rule := ruleFrequency
 		for _, f := range frequencies {
@@ -97,59 +100,55 @@ func (o object) schedule(pp *Periodic) {
 				rule = "must be spelt " + f + " (frequency codes are case-sensitive)"
 			}
 		}
-		o.c.add(o.at("frequency"), rule)
+		o.Report("frequency", rule)
 		freq, freqOK = "", false
 	}
 	pp.Frequency = freq
-	pp.ExecutionRule, _ = o.code("executionRule", false, validExecutionRule, ruleExecutionRule)
-	pp.DayOfExecution, _ = o.code("dayOfExecution", false, func(s string) bool { return validNumber(s, 31) }, ruleDay)
+	pp.ExecutionRule, _ = o.Code("executionRule", false, validExecutionRule, ruleExecutionRule)
+	pp.DayOfExecution, _ = o.Code("dayOfExecution", false, func(s string) bool { return validNumber(s, 31) }, ruleDay)
 	switch {
 	case !freqOK:
 		// Whether monthsOfExecution belongs depends on the frequency.
 	case pp.Frequency == frequencyMonthlyVariable:
 		pp.MonthsOfExecution = o.months()
-	case o.has("monthsOfExecution"):
-		o.c.add(o.at("monthsOfExecution"), "is only allowed with frequency MonthlyVariable; remove it")
+	case o.Has("monthsOfExecution"):
+		o.Report("monthsOfExecution", "is only allowed with frequency MonthlyVariable; remove it")
 	}
 }
 
 // months checks monthsOfExecution of a MonthlyVariable payment: 1 to 11
 // distinct months (release 1.18.1 refuses duplicates).
 func (o object) months() []string {
-	elems, p := o.list("monthsOfExecution", true, "months", 1, MaxMonthsOfExecution)
-	if p != valid {
+	months, p := o.List("monthsOfExecution", true, "months", 1, MaxMonthsOfExecution)
+	if p != strictjson.Valid {
 		return nil
 	}
-	out := make([]string, 0, len(elems))
+	out := make([]string, 0, months.Len())
 	var seen [13]int // index+1 of the element naming each month
-	var base string
-	for i, e := range elems {
-		n := o.c.node(e)
+	for i := range months.Len() {
+		n := months.Value(i)
 		rule := ""
 		switch {
-		case n.kind != kindString:
-			rule = ruleMonth + ", got " + n.kind.String()
-		case !validNumber(n.text, 12):
+		case n.Kind != strictjson.KindString:
+			rule = ruleMonth + ", got " + n.Kind.String()
+		case !validNumber(n.Text, 12):
 			rule = ruleMonth
 		default:
-			m := int(n.text[0] - '0')
-			if len(n.text) == 2 {
-				m = m*10 + int(n.text[1]-'0')
+			m := int(n.Text[0] - '0')
+			if len(n.Text) == 2 {
+				m = m*10 + int(n.Text[1]-'0')
 			}
 			if seen[m] != 0 {
 				rule = "repeats the month of monthsOfExecution[" + strconv.Itoa(seen[m]-1) + "]; list each month once"
 			} else {
 				seen[m] = i + 1
-				out = append(out, n.text)
+				out = append(out, n.Text)
 				continue
 			}
 		}
-		if base == "" {
-			base = o.at("monthsOfExecution")
-		}
-		o.c.add(indexPath(base, i), rule)
+		o.c.Add(months.Path(i), rule)
 	}
-	if len(out) != len(elems) {
+	if len(out) != months.Len() {
 		return nil
 	}
 	return out
@@ -169,7 +168,7 @@ func validNumber(s string, max int) bool {
 }
 
 func validFrequency(s string) bool {
-	return contains(frequencies, s)
+	return slices.Contains(frequencies, s)
 }
 
 func validExecutionRule(s string) bool {

@@ -1,6 +1,10 @@
 package payments
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/obgw/obgw/backend/strictjson"
+)
 
 // StructuredRemittance is a structured payment reference (Berlin Group
 // RemittanceInformationStructured).
@@ -26,7 +30,7 @@ const (
 	ruleExclusiveRemittance = "cannot be sent together with "
 )
 
-var remittanceFields = &fieldSet{names: []string{"reference", "referenceType", "referenceIssuer"}}
+var remittanceFields = fieldSet([]string{"reference", "referenceType", "referenceIssuer"}, nil)
 
 // remittance holds the remittance information of a payment.
 type remittance struct {
@@ -41,30 +45,30 @@ type remittance struct {
 func (o object) remittance(product string) (remittance, bool) {
 	var r remittance
 	first, ok := "", true
-	for _, m := range o.members {
-		switch m.key {
+	for _, m := range o.Members() {
+		switch m.Key {
 		case fieldUnstructured, fieldStructured, fieldStructuredArray:
 		default:
 			continue
 		}
-		if n := o.c.node(m.val); n.kind == kindNull || n.kind == kindString && n.text == "" || m.key == first {
+		if n := o.c.Node(m.Value); n.Kind == strictjson.KindNull || n.Kind == strictjson.KindString && n.Text == "" || m.Key == first {
 			continue // absent, or a duplicate already refused
 		}
 		if first != "" {
-			o.c.add(o.at(m.key), ruleExclusiveRemittance+first+"; send either unstructured or structured remittance information")
+			o.Report(m.Key, ruleExclusiveRemittance+first+"; send either unstructured or structured remittance information")
 			ok = false
 			continue
 		}
-		first = m.key
+		first = m.Key
 	}
 	switch first {
 	case fieldUnstructured:
 		var good bool
-		r.unstructured, good = o.text(fieldUnstructured, false, maxRemitRunes)
+		r.unstructured, good = o.Text(fieldUnstructured, false, maxRemitRunes)
 		ok = ok && good
 	case fieldStructured:
 		s, p := o.child(fieldStructured, false, remittanceFields)
-		if p == valid {
+		if p == strictjson.Valid {
 			sr, good := s.structuredRemittance(product)
 			r.structured = &sr
 			ok = ok && good
@@ -72,15 +76,15 @@ func (o object) remittance(product string) (remittance, bool) {
 			ok = false
 		}
 	case fieldStructuredArray:
-		elems, p := o.list(fieldStructuredArray, false, "structured references", 1, MaxStructuredRemittances)
-		if p != valid {
+		// No path is built: o is the root or a bulk's anchored payment.
+		refs, p := o.List(fieldStructuredArray, false, "structured references", 1, MaxStructuredRemittances)
+		if p != strictjson.Valid {
 			ok = false
 			break
 		}
-		base := o.path() // no allocation: o is the root or a bulk's payment, whose path is built
-		r.array = make([]StructuredRemittance, len(elems))
-		for i, e := range elems {
-			s, isObj := o.c.object(e, object{base: base, key: fieldStructuredArray, index: i}, remittanceFields)
+		r.array = make([]StructuredRemittance, refs.Len())
+		for i := range refs.Len() {
+			s, isObj := o.c.element(refs, i, remittanceFields)
 			if !isObj {
 				ok = false
 				continue
@@ -104,9 +108,9 @@ func (o object) remittance(product string) (remittance, bool) {
 func (o object) structuredRemittance(product string) (StructuredRemittance, bool) {
 	var s StructuredRemittance
 	var ok [3]bool
-	s.Reference, ok[0] = o.text("reference", true, maxIDRunes)
-	s.ReferenceType, ok[1] = o.text("referenceType", false, maxIDRunes)
-	s.ReferenceIssuer, ok[2] = o.text("referenceIssuer", false, maxIDRunes)
+	s.Reference, ok[0] = o.Text("reference", true, maxIDRunes)
+	s.ReferenceType, ok[1] = o.Text("referenceType", false, maxIDRunes)
+	s.ReferenceIssuer, ok[2] = o.Text("referenceIssuer", false, maxIDRunes)
 	if ok != [3]bool{true, true, true} {
 		return StructuredRemittance{}, false
 	}
@@ -116,7 +120,7 @@ func (o object) structuredRemittance(product string) (StructuredRemittance, bool
 	case strings.EqualFold(s.ReferenceType, "SCOR"):
 		s.ReferenceType = "SCOR"
 	case domestic(product) && s.ReferenceType != "":
-		o.c.add(o.at("referenceType"), ruleDomesticReference)
+		o.Report("referenceType", ruleDomesticReference)
 		return StructuredRemittance{}, false
 	case !domestic(product):
 		return s, true // another kind of reference: free text
@@ -125,11 +129,11 @@ func (o object) structuredRemittance(product string) (StructuredRemittance, bool
 	case ValidKID(s.Reference):
 	case s.ReferenceType == "SCOR" && !domestic(product):
 		if !validCreditorReference(s.Reference) {
-			o.c.add(o.at("reference"), ruleKIDOrRF)
+			o.Report("reference", ruleKIDOrRF)
 			return StructuredRemittance{}, false
 		}
 	default:
-		o.c.add(o.at("reference"), ruleKID)
+		o.Report("reference", ruleKID)
 		return StructuredRemittance{}, false
 	}
 	return s, true

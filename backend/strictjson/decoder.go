@@ -239,6 +239,10 @@ func (d *decoder) str() (s string, replaced bool, err *syntaxError) {
 	ascii := true
 	for d.i < len(d.s) {
 		c := d.s[d.i]
+		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
+			d.i++ // the common case, first
+			continue
+		}
 		switch {
 		case c == '"':
 			s = d.s[start:d.i]
@@ -253,7 +257,6 @@ func (d *decoder) str() (s string, replaced bool, err *syntaxError) {
 			return d.strSlow()
 		case c < 0x20:
 			return "", false, d.fail("unescaped control character " + runeName(rune(c)) + " in a string")
-		case c < 0x7f:
 		case !d.refuse:
 			ascii = false // checked once, at the closing quote
 		case c == 0x7f:

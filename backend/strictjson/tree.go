@@ -78,8 +78,8 @@ type tree struct {
 	estack []int32
 }
 
-// Root is the index of the top-level value of a body.
-const Root int32 = 0
+// root is the index of the top-level value of a body.
+const root int32 = 0
 
 // elements returns the element indexes of an array node.
 func (t *tree) elements(n *Node) []int32 {

@@ -1,10 +1,12 @@
 package mockdata
 
 import (
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Account is a validated sandbox account body (contract section 10).
@@ -29,10 +31,10 @@ type Account struct {
 	Balances []Balance
 }
 
-var accountFields = []string{
+var accountFields = &strictjson.FieldSet{Names: []string{
 	"customerNumber", "accountName", "bban", "iban", "currency", "product",
 	"cashAccountType", "creditLine", "balances",
-}
+}}
 
 // cashAccountTypes is ISO 20022 ExternalCashAccountType1Code.
 var cashAccountTypes = []string{
@@ -52,20 +54,20 @@ func ParseAccount(body []byte, now time.Time) (Account, []FieldError) {
 		return Account{}, errs
 	}
 	var a Account
-	if o, ok := c.object(root, "$", accountFields); ok {
-		a.CustomerNumber, _ = o.code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
-		a.Name, _ = o.text("accountName", true, maxNameRunes)
+	if o, ok := c.rootObject(accountFields); ok {
+		a.CustomerNumber, _ = o.Code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
+		a.Name, _ = o.Text("accountName", true, maxNameRunes)
 		o.ownAccountNumbers(&a)
 		a.Currency, _ = o.currency("currency", true)
-		a.Product, _ = o.text("product", false, maxNameRunes)
-		a.CashAccountType, _ = o.code("cashAccountType", false, func(s string) bool { return contains(cashAccountTypes, s) },
+		a.Product, _ = o.Text("product", false, maxNameRunes)
+		a.CashAccountType, _ = o.Code("cashAccountType", false, func(s string) bool { return slices.Contains(cashAccountTypes, s) },
 			"must be an ISO 20022 cash account type: one of "+strings.Join(cashAccountTypes, ", "))
 		if a.CashAccountType == "" {
 			a.CashAccountType = "CACC"
 		}
 		if whole, ok := o.int32Field("creditLine", false); ok {
 			if whole < 0 {
-				c.add(o.at("creditLine"), "must not be negative")
+				o.Report("creditLine", "must not be negative")
 			} else if a.Currency != "" {
 				a.CreditLine, _ = o.money(a.Currency, whole, "creditLine")
 			}
@@ -75,26 +77,26 @@ func ParseAccount(body []byte, now time.Time) (Account, []FieldError) {
 		}
 		a.Balances = o.balances(accountBalanceTypes)
 	}
-	if len(c.errs) > 0 {
-		return Account{}, c.errs
+	if len(c.Errors()) > 0 {
+		return Account{}, c.Errors()
 	}
 	return a, nil
 }
 
 // ownAccountNumbers checks bban and iban of an account of this bank.
 func (o object) ownAccountNumbers(a *Account) {
-	bban, okB := o.code("bban", false, bankaccount.ValidBBAN, ruleBBAN)
-	iban, okI := o.code("iban", false, func(s string) bool {
+	bban, okB := o.Code("bban", false, bankaccount.ValidBBAN, ruleBBAN)
+	iban, okI := o.Code("iban", false, func(s string) bool {
 		return strings.HasPrefix(s, "NO") && bankaccount.ValidIBAN(s)
 	}, ruleNorwegianIBAN)
 	switch {
 	case !okB || !okI:
 		return
 	case bban == "" && iban == "":
-		o.c.add(o.at("bban"), "is required unless iban is given: send the account number as bban, iban or both")
+		o.Report("bban", "is required unless iban is given: send the account number as bban, iban or both")
 		return
 	case bban != "" && iban != "" && !sameAccount(iban, bban):
-		o.c.add(o.at("iban"), "names another account than bban: a Norwegian IBAN is NO, two check digits and the BBAN")
+		o.Report("iban", "names another account than bban: a Norwegian IBAN is NO, two check digits and the BBAN")
 		return
 	case iban == "":
 		iban = bankaccount.IBAN("NO", bban)

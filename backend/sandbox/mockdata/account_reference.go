@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // AccountReference names an account by IBAN and/or BBAN (Berlin Group
@@ -17,22 +18,22 @@ type AccountReference struct {
 	Currency string
 }
 
-var accountReferenceFields = []string{"iban", "bban", "currency"}
+var accountReferenceFields = &strictjson.FieldSet{Names: []string{"iban", "bban", "currency"}}
 
 // accountReference checks an account reference object: iban or bban
 // required, both valid, and naming the same account when both are given.
 func (o object) accountReference() AccountReference {
 	var r AccountReference
 	var okI, okB bool
-	r.IBAN, okI = o.code("iban", false, bankaccount.ValidIBAN, ruleIBAN)
-	r.BBAN, okB = o.code("bban", false, bankaccount.ValidBBAN, ruleBBAN)
+	r.IBAN, okI = o.Code("iban", false, bankaccount.ValidIBAN, ruleIBAN)
+	r.BBAN, okB = o.Code("bban", false, bankaccount.ValidBBAN, ruleBBAN)
 	r.Currency, _ = o.currency("currency", false)
 	switch {
 	case !okI || !okB:
 	case r.IBAN == "" && r.BBAN == "":
-		o.c.add(o.path, "must hold an iban or a bban")
+		o.c.Add(o.Path(), "must hold an iban or a bban")
 	case r.IBAN != "" && r.BBAN != "" && !sameAccount(r.IBAN, r.BBAN):
-		o.c.add(o.at("iban"), "names another account than bban: a Norwegian IBAN is NO, two check digits and the BBAN")
+		o.Report("iban", "names another account than bban: a Norwegian IBAN is NO, two check digits and the BBAN")
 	}
 	return r
 }

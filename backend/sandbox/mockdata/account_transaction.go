@@ -1,6 +1,10 @@
 package mockdata
 
-import "time"
+import (
+	"time"
+
+	"github.com/obgw/obgw/backend/strictjson"
+)
 
 // AccountTransaction is one validated sandbox account transaction
 // (contract section 10), booked on the mock account of the request path.
@@ -29,11 +33,11 @@ type AccountTransaction struct {
 	BankTransactionCode string
 }
 
-var accountTransactionFields = []string{
+var accountTransactionFields = &strictjson.FieldSet{Names: []string{
 	"amount", "currency", "valueDate", "bookingDate", "remittanceInformationUnstructured",
 	"creditorId", "creditorName", "creditorAccount", "ultimateCreditor", "debtorName",
 	"debtorAccount", "ultimateDebtor", "purposeCode", "bankTransactionCode",
-}
+}}
 
 // ParseAccountTransactions parses and validates the body of "POST
 // /v1/sandbox/accounts/{mockAccountId}/transactions": an array of 1 to
@@ -44,25 +48,26 @@ func ParseAccountTransactions(body []byte, now time.Time) ([]AccountTransaction,
 	if errs != nil {
 		return nil, errs
 	}
-	items, ok := c.array(root, "$", "account transactions", 1, MaxAccountTransactions)
+	items, ok := c.RootArray("account transactions", 1, MaxAccountTransactions)
 	if !ok {
-		return nil, c.errs
+		return nil, c.Errors()
 	}
-	txs := make([]AccountTransaction, len(items))
-	for i, idx := range items {
-		if c.full {
+	txs := make([]AccountTransaction, items.Len())
+	for i := range items.Len() {
+		if c.Full() {
 			break
 		}
-		c.accountTransaction(idx, indexPath("$", i), &txs[i])
+		c.accountTransaction(items, i, &txs[i])
 	}
-	if len(c.errs) > 0 {
-		return nil, c.errs
+	if len(c.Errors()) > 0 {
+		return nil, c.Errors()
 	}
 	return txs, nil
 }
 
-func (c *checker) accountTransaction(idx int32, path string, tx *AccountTransaction) {
-	o, ok := c.object(idx, path, accountTransactionFields)
+// accountTransaction checks item i into tx.
+func (c *checker) accountTransaction(items strictjson.Array, i int, tx *AccountTransaction) {
+	o, ok := c.element(items, i, accountTransactionFields)
 	if !ok {
 		return
 	}
@@ -77,22 +82,22 @@ func (c *checker) accountTransaction(idx int32, path string, tx *AccountTransact
 	if tx.ValueDate == "" {
 		tx.ValueDate = tx.BookingDate
 	}
-	tx.RemittanceInformationUnstructured, _ = o.text("remittanceInformationUnstructured", false, maxRemitRunes)
-	tx.CreditorID, _ = o.text("creditorId", false, maxIDRunes)
-	tx.CreditorName, _ = o.text("creditorName", false, maxNameRunes)
+	tx.RemittanceInformationUnstructured, _ = o.Text("remittanceInformationUnstructured", false, maxRemitRunes)
+	tx.CreditorID, _ = o.Text("creditorId", false, maxIDRunes)
+	tx.CreditorName, _ = o.Text("creditorName", false, maxNameRunes)
 	tx.CreditorAccount = o.optionalReference("creditorAccount")
-	tx.UltimateCreditor, _ = o.text("ultimateCreditor", false, maxNameRunes)
-	tx.DebtorName, _ = o.text("debtorName", false, maxNameRunes)
+	tx.UltimateCreditor, _ = o.Text("ultimateCreditor", false, maxNameRunes)
+	tx.DebtorName, _ = o.Text("debtorName", false, maxNameRunes)
 	tx.DebtorAccount = o.optionalReference("debtorAccount")
-	tx.UltimateDebtor, _ = o.text("ultimateDebtor", false, maxNameRunes)
-	tx.PurposeCode, _ = o.code("purposeCode", false, validPurposeCode, rulePurposeCode)
-	tx.BankTransactionCode, _ = o.text("bankTransactionCode", false, maxIDRunes)
+	tx.UltimateDebtor, _ = o.Text("ultimateDebtor", false, maxNameRunes)
+	tx.PurposeCode, _ = o.Code("purposeCode", false, validPurposeCode, rulePurposeCode)
+	tx.BankTransactionCode, _ = o.Text("bankTransactionCode", false, maxIDRunes)
 }
 
 // optionalReference checks the optional account reference field name.
 func (o object) optionalReference(name string) *AccountReference {
 	r, p := o.child(name, false, accountReferenceFields)
-	if p != valid {
+	if p != strictjson.Valid {
 		return nil
 	}
 	ref := r.accountReference()

@@ -1,8 +1,11 @@
 package mockdata
 
 import (
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Agreement is a validated sandbox agreement body (contract section 10):
@@ -27,8 +30,8 @@ type Engagement struct {
 }
 
 var (
-	agreementFields  = []string{"owner", "name", "engagements"}
-	engagementFields = []string{"customer", "account", "roles"}
+	agreementFields  = &strictjson.FieldSet{Names: []string{"owner", "name", "engagements"}}
+	engagementFields = &strictjson.FieldSet{Names: []string{"customer", "account", "roles"}}
 	agreementRoles   = []string{"VIEW", "REGISTER"}
 )
 
@@ -40,51 +43,51 @@ func ParseAgreement(body []byte, now time.Time) (Agreement, []FieldError) {
 		return Agreement{}, errs
 	}
 	var a Agreement
-	if o, ok := c.object(root, "$", agreementFields); ok {
-		a.Owner, _ = o.code("owner", true, validCustomerNumber, ruleCustomerNumber)
-		a.Name, _ = o.text("name", true, maxNameRunes)
-		if items, p := o.list("engagements", true, "engagements", 1, MaxEngagements); p == valid {
-			a.Engagements = make([]Engagement, len(items))
-			for i, idx := range items {
-				if e, ok := c.object(idx, indexPath(o.at("engagements"), i), engagementFields); ok {
+	if o, ok := c.rootObject(agreementFields); ok {
+		a.Owner, _ = o.Code("owner", true, validCustomerNumber, ruleCustomerNumber)
+		a.Name, _ = o.Text("name", true, maxNameRunes)
+		if items, p := o.List("engagements", true, "engagements", 1, MaxEngagements); p == strictjson.Valid {
+			a.Engagements = make([]Engagement, items.Len())
+			for i := range items.Len() {
+				if e, ok := c.element(items, i, engagementFields); ok {
 					e.engagement(&a.Engagements[i])
 				}
 			}
 		}
 	}
-	if len(c.errs) > 0 {
-		return Agreement{}, c.errs
+	if len(c.Errors()) > 0 {
+		return Agreement{}, c.Errors()
 	}
 	return a, nil
 }
 
+// engagement checks one engagement into e.
 func (o object) engagement(e *Engagement) {
-	e.Customer, _ = o.code("customer", true, validCustomerNumber, ruleCustomerNumber)
-	if r, p := o.child("account", true, accountReferenceFields); p == valid {
+	e.Customer, _ = o.Code("customer", true, validCustomerNumber, ruleCustomerNumber)
+	if r, p := o.child("account", true, accountReferenceFields); p == strictjson.Valid {
 		e.Account = r.accountReference()
 	}
-	items, p := o.list("roles", true, "roles", 1, len(agreementRoles))
-	if p != valid {
+	roles, p := o.List("roles", true, "roles", 1, len(agreementRoles))
+	if p != strictjson.Valid {
 		return
 	}
-	path := o.at("roles")
-	rule := "must be one of " + strings.Join(agreementRoles, ", ") + " (in any case)"
-	for i, idx := range items {
-		n := o.c.node(idx)
-		at := indexPath(path, i)
-		role := ""
-		if n.kind == kindString {
-			role = canonical(n.text, agreementRoles)
+	for i := range roles.Len() {
+		n := roles.Value(i)
+		role, rule := "", ""
+		if n.Kind == strictjson.KindString {
+			role = canonical(n.Text, agreementRoles)
 		}
 		switch {
-		case n.kind != kindString:
-			o.c.add(at, "must be a string, got "+n.kind.String())
+		case n.Kind != strictjson.KindString:
+			rule = "must be a string, got " + n.Kind.String()
 		case role == "":
-			o.c.add(at, rule)
-		case contains(e.Roles, role):
-			o.c.add(at, "appears more than once; send each role once")
+			rule = "must be one of " + strings.Join(agreementRoles, ", ") + " (in any case)"
+		case slices.Contains(e.Roles, role):
+			rule = "appears more than once; send each role once"
 		default:
 			e.Roles = append(e.Roles, role)
+			continue
 		}
+		o.c.Add(roles.Path(i), rule)
 	}
 }

@@ -1,11 +1,15 @@
 package mockdata
 
-import "github.com/obgw/obgw/backend/money"
+import (
+	"github.com/obgw/obgw/backend/codelists"
+	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/strictjson"
+)
 
 // currency returns the currency field name, checked against the
 // description's ISO 4217 list.
 func (o object) currency(name string, required bool) (string, bool) {
-	return o.code(name, required, validCurrency, "must be an ISO 4217 currency code of the allowed list, in upper case (such as NOK or EUR)")
+	return o.Code(name, required, codelists.ValidCurrency, codelists.RuleCurrency)
 }
 
 // Money is an amount in minor units of its currency (øre for NOK): the
@@ -18,32 +22,32 @@ type Money struct {
 }
 
 // amountFields are the members of an amount object.
-var amountFields = []string{"currency", "amount"}
+var amountFields = &strictjson.FieldSet{Names: []string{"currency", "amount"}}
 
 // amount returns the amount object field name ({currency, amount} with
 // amount in whole units).
-func (o object) amount(name string, required bool) (Money, presence) {
+func (o object) amount(name string, required bool) (Money, strictjson.Presence) {
 	a, p := o.child(name, required, amountFields)
-	if p != valid {
+	if p != strictjson.Valid {
 		return Money{}, p
 	}
 	cur, okc := a.currency("currency", true)
 	whole, oka := a.int32Field("amount", true)
 	if !okc || !oka || cur == "" {
-		return Money{}, invalid
+		return Money{}, strictjson.Invalid
 	}
 	m, ok := a.money(cur, whole, "amount")
 	if !ok {
-		return Money{}, invalid
+		return Money{}, strictjson.Invalid
 	}
-	return m, valid
+	return m, strictjson.Valid
 }
 
 // money converts whole units of cur to Money.
 func (o object) money(cur string, whole int64, name string) (Money, bool) {
 	minor, err := money.FromWhole(whole, cur)
 	if err != nil { // cannot happen for int32 and exponents up to 4
-		o.c.add(o.at(name), "is too large for "+cur)
+		o.Report(name, "is too large for "+cur)
 		return Money{}, false
 	}
 	return Money{Currency: cur, Minor: minor}, true

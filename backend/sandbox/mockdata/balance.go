@@ -3,6 +3,8 @@ package mockdata
 import (
 	"strings"
 	"time"
+
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Balance is one balance of a sandbox account or card account.
@@ -23,10 +25,10 @@ type Balance struct {
 	CreditLimitIncluded bool
 }
 
-var balanceFields = []string{
+var balanceFields = &strictjson.FieldSet{Names: []string{
 	"balanceType", "balanceAmount", "referenceDate", "lastChangeDateTime",
 	"lastCommittedTransaction", "creditLimitIncluded",
-}
+}}
 
 // cardBalanceTypes are the balance types of a card account (contract
 // section 10: EXPECTED or AUTHORISED).
@@ -43,24 +45,23 @@ var accountBalanceTypes = []string{
 // account, whose types must be in types (matched in any case, returned in
 // the Berlin Group spelling), each at most once.
 func (o object) balances(types []string) []Balance {
-	items, p := o.list("balances", false, "balances", 0, MaxBalances)
-	if p != valid {
+	items, p := o.List("balances", false, "balances", 0, MaxBalances)
+	if p != strictjson.Valid {
 		return nil
 	}
-	out := make([]Balance, len(items))
-	path := o.at("balances")
+	out := make([]Balance, items.Len())
 	rule := "must be one of " + strings.Join(types, ", ") + " (in any case)"
-	for i, idx := range items {
-		b, ok := o.c.object(idx, indexPath(path, i), balanceFields)
+	for i := range items.Len() {
+		b, ok := o.c.element(items, i, balanceFields)
 		if !ok {
 			continue
 		}
-		t, ok := b.code("balanceType", true, func(s string) bool { return canonical(s, types) != "" }, rule)
+		t, ok := b.Code("balanceType", true, func(s string) bool { return canonical(s, types) != "" }, rule)
 		if ok {
 			out[i].Type = canonical(t, types)
 			for _, prev := range out[:i] {
 				if prev.Type == out[i].Type {
-					o.c.add(b.at("balanceType"), "appears in more than one balance; send each balance type once")
+					b.Report("balanceType", "appears in more than one balance; send each balance type once")
 					break
 				}
 			}
@@ -69,8 +70,8 @@ func (o object) balances(types []string) []Balance {
 		d, _ := b.date("referenceDate", false)
 		out[i].ReferenceDate = d.civil
 		out[i].LastChangeDateTime, _ = b.dateTime("lastChangeDateTime")
-		out[i].LastCommittedTransaction, _ = b.text("lastCommittedTransaction", false, maxIDRunes)
-		out[i].CreditLimitIncluded, _ = b.boolField("creditLimitIncluded", false, false)
+		out[i].LastCommittedTransaction, _ = b.Text("lastCommittedTransaction", false, maxIDRunes)
+		out[i].CreditLimitIncluded, _ = b.Bool("creditLimitIncluded", false, false)
 	}
 	return out
 }
@@ -85,6 +86,9 @@ func canonical(s string, list []string) string {
 	return ""
 }
 
+// balancesFields are the members of a balance-update body.
+var balancesFields = &strictjson.FieldSet{Names: []string{"balances"}}
+
 // ParseBalances parses the body of the sandbox balance-update operations:
 // {"balances":[...]} with the balance shape of the account bodies (card
 // accounts: expected or authorised only). At least one balance.
@@ -98,15 +102,15 @@ func ParseBalances(body []byte, card bool, now time.Time) ([]Balance, []FieldErr
 		types = cardBalanceTypes
 	}
 	var out []Balance
-	if o, ok := c.object(root, "$", []string{"balances"}); ok {
-		if _, _, ok := o.lookup("balances"); !ok {
-			c.add(o.at("balances"), "is required: send the new balances")
+	if o, ok := c.rootObject(balancesFields); ok {
+		if !o.Has("balances") {
+			o.Report("balances", "is required: send the new balances")
 		} else {
 			out = o.balances(types)
 		}
 	}
-	if len(c.errs) > 0 {
-		return nil, c.errs
+	if len(c.Errors()) > 0 {
+		return nil, c.Errors()
 	}
 	return out, nil
 }

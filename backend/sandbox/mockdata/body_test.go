@@ -1,79 +1,31 @@
 package mockdata
 
 import (
-	"encoding/json"
 	"reflect"
-	"strconv"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/obgw/obgw/backend/strictjson/strictjsontest"
 )
 
 // testNow is the current time of the tests: 13:00 in Norway (CET).
 var testNow = time.Date(2026, 11, 21, 12, 0, 0, 0, time.UTC)
 
-// remove, as the value of set, deletes the member.
-type removeMarker struct{}
+// Bodies are built from maps and edited with strictjsontest, as the other
+// strictjson parsers' tests do.
+type edit = strictjsontest.Edit
 
-var remove = removeMarker{}
-
-// raw is a JSON literal set as is (1.5, 1e3, "\ud800").
-func raw(s string) json.RawMessage { return json.RawMessage(s) }
-
-// edit changes a body built from maps before it is marshalled.
-type edit func(v any)
-
-// set returns an edit that sets the member or element at the dotted path
-// ("cardAcceptorAddress.street", "balances.0.balanceType") to v.
-func set(path string, v any) edit {
-	return func(root any) {
-		segs := strings.Split(path, ".")
-		cur := root
-		for _, s := range segs[:len(segs)-1] {
-			cur = step(cur, s)
-		}
-		last := segs[len(segs)-1]
-		switch c := cur.(type) {
-		case map[string]any:
-			if v == remove {
-				delete(c, last)
-			} else {
-				c[last] = v
-			}
-		case []any:
-			i, _ := strconv.Atoi(last)
-			c[i] = v
-		default:
-			panic("set: no container at " + path)
-		}
-	}
-}
-
-func step(cur any, s string) any {
-	switch c := cur.(type) {
-	case map[string]any:
-		return c[s]
-	case []any:
-		i, err := strconv.Atoi(s)
-		if err != nil {
-			panic("step: " + s + " is not an index")
-		}
-		return c[i]
-	}
-	panic("step: no container at " + s)
-}
-
-// marshal writes v without HTML escaping; the test bodies are maps,
-// slices, strings, numbers and raw literals, which always marshal.
-func marshal(v any) []byte {
-	var sb strings.Builder
-	enc := json.NewEncoder(&sb)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		panic("marshal: " + err.Error())
-	}
-	return []byte(sb.String())
-}
+var (
+	// set returns an edit that sets the member or element at the dotted
+	// path ("cardAcceptorAddress.street", "balances.0.balanceType") to v.
+	set = strictjsontest.Set
+	// remove, as the value of set, deletes the member.
+	remove = strictjsontest.Remove
+	// raw is a JSON literal set as is (1.5, 1e3, "\ud800").
+	raw = strictjsontest.Raw
+	// marshal writes a body without HTML escaping.
+	marshal = strictjsontest.Marshal
+)
 
 // ruleCase is one row of the rule tables: edits applied to a valid body,
 // and the one FieldError expected (none when path is empty).
@@ -97,21 +49,7 @@ func (rc ruleCase) nowOr() time.Time {
 // nothing for a valid case.
 func checkErrors(t *testing.T, rc ruleCase, errs []FieldError) {
 	t.Helper()
-	if rc.path == "" {
-		if len(errs) != 0 {
-			t.Fatalf("valid body refused: %v", errs)
-		}
-		return
-	}
-	if len(errs) != 1 {
-		t.Fatalf("want 1 error at %s (%q), got %d: %v", rc.path, rc.rule, len(errs), errs)
-	}
-	if errs[0].Path != rc.path || !strings.Contains(errs[0].Rule, rc.rule) {
-		t.Fatalf("want %s: ...%s..., got %v", rc.path, rc.rule, errs[0])
-	}
-	if len(errs[0].Rule) > 200 {
-		t.Errorf("rule text is %d bytes, want < 200: %q", len(errs[0].Rule), errs[0].Rule)
-	}
+	strictjsontest.ExpectOne(t, errs, rc.path, rc.rule)
 }
 
 // parseCase is a ruleCase for a parser returning T, with a check of the

@@ -3,6 +3,8 @@ package mockdata
 import (
 	"strings"
 	"time"
+
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // CardAccount is a validated sandbox card account body (contract
@@ -30,10 +32,10 @@ type CardAccount struct {
 	Status string
 }
 
-var cardAccountFields = []string{
+var cardAccountFields = &strictjson.FieldSet{Names: []string{
 	"customerNumber", "maskedPan", "currency", "creditLimit", "balances", "cardId",
 	"cardIdVNo", "accountNumber", "expiry", "name", "product", "status",
-}
+}}
 
 // cardAccountStatuses are the Berlin Group account statuses.
 var cardAccountStatuses = []string{"enabled", "blocked", "deleted"}
@@ -48,16 +50,16 @@ func ParseCardAccount(body []byte, now time.Time) (CardAccount, []FieldError) {
 		return CardAccount{}, errs
 	}
 	var a CardAccount
-	if o, ok := c.object(root, "$", cardAccountFields); ok {
-		a.CustomerNumber, _ = o.code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
-		a.MaskedPAN, _ = o.code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
+	if o, ok := c.rootObject(cardAccountFields); ok {
+		a.CustomerNumber, _ = o.Code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
+		a.MaskedPAN, _ = o.Code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
 		a.Currency, _ = o.currency("currency", true)
-		if m, p := o.amount("creditLimit", false); p == valid {
+		if m, p := o.amount("creditLimit", false); p == strictjson.Valid {
 			switch {
 			case m.Minor < 0:
-				c.add(o.at("creditLimit")+".amount", "must not be negative")
+				c.Add(o.At("creditLimit")+".amount", "must not be negative")
 			case a.Currency != "" && m.Currency != a.Currency:
-				c.add(o.at("creditLimit")+".currency", "must be the card account's currency "+a.Currency)
+				c.Add(o.At("creditLimit")+".currency", "must be the card account's currency "+a.Currency)
 			default:
 				a.CreditLimit = m
 			}
@@ -66,22 +68,22 @@ func ParseCardAccount(body []byte, now time.Time) (CardAccount, []FieldError) {
 			a.CreditLimit.Currency = a.Currency
 		}
 		a.Balances = o.balances(cardBalanceTypes)
-		a.CardID, _ = o.text("cardId", false, maxIDRunes)
-		a.CardIDVNo, _ = o.text("cardIdVNo", false, maxIDRunes)
-		a.AccountNumber, _ = o.text("accountNumber", false, maxIDRunes)
+		a.CardID, _ = o.Text("cardId", false, maxIDRunes)
+		a.CardIDVNo, _ = o.Text("cardIdVNo", false, maxIDRunes)
+		a.AccountNumber, _ = o.Text("accountNumber", false, maxIDRunes)
 		exp, _ := o.date("expiry", false)
 		a.Expiry = exp.civil
-		a.Name, _ = o.text("name", false, maxNameRunes)
-		a.Product, _ = o.text("product", false, maxNameRunes)
-		a.Status, _ = o.code("status", false, func(s string) bool { return canonical(s, cardAccountStatuses) != "" },
+		a.Name, _ = o.Text("name", false, maxNameRunes)
+		a.Product, _ = o.Text("product", false, maxNameRunes)
+		a.Status, _ = o.Code("status", false, func(s string) bool { return canonical(s, cardAccountStatuses) != "" },
 			"must be one of "+strings.Join(cardAccountStatuses, ", ")+" (in any case)")
 		a.Status = canonical(a.Status, cardAccountStatuses)
 		if a.Status == "" {
 			a.Status = "enabled"
 		}
 	}
-	if len(c.errs) > 0 {
-		return CardAccount{}, c.errs
+	if len(c.Errors()) > 0 {
+		return CardAccount{}, c.Errors()
 	}
 	return a, nil
 }

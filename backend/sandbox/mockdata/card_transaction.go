@@ -1,6 +1,11 @@
 package mockdata
 
-import "time"
+import (
+	"time"
+
+	"github.com/obgw/obgw/backend/codelists"
+	"github.com/obgw/obgw/backend/strictjson"
+)
 
 // CardTransaction is one validated sandbox card transaction (the request
 // body item of "Create sandbox card account transactions"), amounts in
@@ -66,18 +71,18 @@ type Address struct {
 	Country string
 }
 
-var cardTransactionFields = []string{
+var cardTransactionFields = &strictjson.FieldSet{Names: []string{
 	"cardTransactionId", "terminalId", "bookingDate", "transactionDate", "transactionAmount",
 	"originalAmount", "merchantCategoryCode", "currencyExchange", "cardAcceptorId",
 	"cardAcceptorAddress", "maskedPan", "transactionDetails", "invoiced", "proprietaryBankTransactionCode",
-}
+}}
 
-var currencyExchangeFields = []string{
+var currencyExchangeFields = &strictjson.FieldSet{Names: []string{
 	"sourceCurrency", "targetCurrency", "exchangeRate", "unitCurrency", "quotationDate",
 	"markupFee", "markupFeePercentage",
-}
+}}
 
-var addressFields = []string{"street", "buildingNumber", "postalCode", "city", "country"}
+var addressFields = &strictjson.FieldSet{Names: []string{"street", "buildingNumber", "postalCode", "city", "country"}}
 
 // ParseCardTransactions parses and validates the body of "Create sandbox
 // card account transactions": a JSON array of 1 to MaxCardTransactions
@@ -90,51 +95,51 @@ func ParseCardTransactions(body []byte, now time.Time) ([]CardTransaction, []Fie
 	if errs != nil {
 		return nil, errs
 	}
-	items, ok := c.array(root, "$", "card transactions", 1, MaxCardTransactions)
+	items, ok := c.RootArray("card transactions", 1, MaxCardTransactions)
 	if !ok {
-		return nil, c.errs
+		return nil, c.Errors()
 	}
-	txs := make([]CardTransaction, len(items))
-	for i, idx := range items {
-		if c.full {
+	txs := make([]CardTransaction, items.Len())
+	for i := range items.Len() {
+		if c.Full() {
 			break
 		}
-		c.cardTransaction(idx, indexPath("$", i), &txs[i])
+		c.cardTransaction(items, i, &txs[i])
 	}
-	if len(c.errs) > 0 {
-		return nil, c.errs
+	if len(c.Errors()) > 0 {
+		return nil, c.Errors()
 	}
 	return txs, nil
 }
 
-// cardTransaction checks one item into tx.
-func (c *checker) cardTransaction(idx int32, path string, tx *CardTransaction) {
-	o, ok := c.object(idx, path, cardTransactionFields)
+// cardTransaction checks item i into tx.
+func (c *checker) cardTransaction(items strictjson.Array, i int, tx *CardTransaction) {
+	o, ok := c.element(items, i, cardTransactionFields)
 	if !ok {
 		return
 	}
-	tx.CardTransactionID, _ = o.text("cardTransactionId", true, maxIDRunes)
-	tx.TerminalID, _ = o.text("terminalId", true, maxIDRunes)
+	tx.CardTransactionID, _ = o.Text("cardTransactionId", true, maxIDRunes)
+	tx.TerminalID, _ = o.Text("terminalId", true, maxIDRunes)
 	booking, okB := o.pastDate("bookingDate", true)
 	value, okV := o.pastDate("transactionDate", true)
 	if okB && okV && booking.civil > value.civil {
-		c.add(o.at("bookingDate"), "must not be after transactionDate (the value date of a card transaction)")
+		o.Report("bookingDate", "must not be after transactionDate (the value date of a card transaction)")
 	}
 	tx.BookingDate, tx.TransactionDate = booking.civil, value.civil
 	tx.TransactionAmount, _ = o.amount("transactionAmount", true)
 	tx.OriginalAmount, _ = o.amount("originalAmount", true)
-	tx.MerchantCategoryCode, _ = o.code("merchantCategoryCode", true, validMerchantCategoryCode, ruleMerchantCategoryCode)
-	if x, p := o.child("currencyExchange", false, currencyExchangeFields); p == valid {
+	tx.MerchantCategoryCode, _ = o.Code("merchantCategoryCode", true, validMerchantCategoryCode, ruleMerchantCategoryCode)
+	if x, p := o.child("currencyExchange", false, currencyExchangeFields); p == strictjson.Valid {
 		tx.CurrencyExchange = x.currencyExchange()
 	}
-	tx.CardAcceptorID, _ = o.text("cardAcceptorId", true, maxIDRunes)
-	if a, p := o.child("cardAcceptorAddress", true, addressFields); p == valid {
+	tx.CardAcceptorID, _ = o.Text("cardAcceptorId", true, maxIDRunes)
+	if a, p := o.child("cardAcceptorAddress", true, addressFields); p == strictjson.Valid {
 		tx.CardAcceptorAddress = a.address()
 	}
-	tx.MaskedPAN, _ = o.code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
-	tx.TransactionDetails, _ = o.text("transactionDetails", true, maxDetailsRunes)
-	tx.Invoiced, _ = o.boolField("invoiced", true, true)
-	tx.ProprietaryBankTransactionCode, _ = o.text("proprietaryBankTransactionCode", true, maxIDRunes)
+	tx.MaskedPAN, _ = o.Code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
+	tx.TransactionDetails, _ = o.Text("transactionDetails", true, maxDetailsRunes)
+	tx.Invoiced, _ = o.Bool("invoiced", true, true)
+	tx.ProprietaryBankTransactionCode, _ = o.Text("proprietaryBankTransactionCode", true, maxIDRunes)
 }
 
 // currencyExchange checks a currencyExchange object: every field required.
@@ -142,22 +147,22 @@ func (o object) currencyExchange() *CurrencyExchange {
 	var x CurrencyExchange
 	x.SourceCurrency, _ = o.currency("sourceCurrency", true)
 	x.TargetCurrency, _ = o.currency("targetCurrency", true)
-	x.ExchangeRate, _ = o.code("exchangeRate", true, validPositiveDecimal, ruleExchangeRate)
+	x.ExchangeRate, _ = o.Code("exchangeRate", true, validPositiveDecimal, ruleExchangeRate)
 	x.UnitCurrency, _ = o.currency("unitCurrency", true)
 	q, _ := o.date("quotationDate", true)
 	x.QuotationDate = q.civil
 	x.MarkupFee, _ = o.amount("markupFee", true)
-	x.MarkupFeePercentage, _ = o.code("markupFeePercentage", true, validDecimal, rulePercentage)
+	x.MarkupFeePercentage, _ = o.Code("markupFeePercentage", true, validDecimal, rulePercentage)
 	return &x
 }
 
 // address checks a cardAcceptorAddress object.
 func (o object) address() Address {
 	var a Address
-	a.Street, _ = o.text("street", false, maxStreetRunes)
-	a.BuildingNumber, _ = o.text("buildingNumber", false, maxShortRunes)
-	a.PostalCode, _ = o.text("postalCode", false, maxShortRunes)
-	a.City, _ = o.text("city", false, maxCityRunes)
-	a.Country, _ = o.code("country", true, validCountry, ruleCountry)
+	a.Street, _ = o.Text("street", false, maxStreetRunes)
+	a.BuildingNumber, _ = o.Text("buildingNumber", false, maxShortRunes)
+	a.PostalCode, _ = o.Text("postalCode", false, maxShortRunes)
+	a.City, _ = o.Text("city", false, maxCityRunes)
+	a.Country, _ = o.Code("country", true, codelists.ValidCountry, codelists.RuleCountry)
 	return a
 }

@@ -243,7 +243,7 @@ func cardCases() []cardCase {
 		c("markupFeePercentage of 25 digits", "$[0].currencyExchange.markupFeePercentage", "decimal number",
 			set("currencyExchange.markupFeePercentage", strings.Repeat("1", 25))),
 	)
-	for _, f := range currencyExchangeFields {
+	for _, f := range currencyExchangeFields.Names {
 		cases = append(cases, c("currencyExchange without "+f, "$[0].currencyExchange."+f, "is required", set("currencyExchange."+f, remove)))
 	}
 	cases = append(cases,

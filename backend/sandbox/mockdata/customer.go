@@ -3,6 +3,8 @@ package mockdata
 import (
 	"strings"
 	"time"
+
+	"github.com/obgw/obgw/backend/strictjson"
 )
 
 // Customer types, spelled as store.CustomerType.
@@ -23,7 +25,7 @@ type Customer struct {
 	Type string
 }
 
-var customerFields = []string{"customerNumber", "name", "type"}
+var customerFields = &strictjson.FieldSet{Names: []string{"customerNumber", "name", "type"}}
 
 // ParseCustomer parses and validates the body of "create sandbox customer".
 // type is private or corporate in any case. now is not used; every ParseX
@@ -34,16 +36,16 @@ func ParseCustomer(body []byte, now time.Time) (Customer, []FieldError) {
 		return Customer{}, errs
 	}
 	var cu Customer
-	if o, ok := c.object(root, "$", customerFields); ok {
-		cu.Number, _ = o.code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
-		cu.Name, _ = o.text("name", true, maxNameRunes)
-		cu.Type, _ = o.code("type", true, func(s string) bool {
+	if o, ok := c.rootObject(customerFields); ok {
+		cu.Number, _ = o.Code("customerNumber", true, validCustomerNumber, ruleCustomerNumber)
+		cu.Name, _ = o.Text("name", true, maxNameRunes)
+		cu.Type, _ = o.Code("type", true, func(s string) bool {
 			return strings.EqualFold(s, "private") || strings.EqualFold(s, "corporate")
 		}, `must be "private" or "corporate" (in any case)`)
 		cu.Type = strings.ToUpper(cu.Type)
 	}
-	if len(c.errs) > 0 {
-		return Customer{}, c.errs
+	if len(c.Errors()) > 0 {
+		return Customer{}, c.Errors()
 	}
 	return cu, nil
 }

@@ -30,6 +30,7 @@ func TestParseCustomer(t *testing.T) {
 		bad[C]("name missing", "$.name", "is required", set("name", remove)),
 		bad[C]("name with a tab", "$.name", "control character U+0009", set("name", "Kari\tNordmann")),
 		bad[C]("unknown field", "$.customerType", "is not a known field", set("customerType", "PRIVATE")),
+		bad[C]("misspelt field", "$.custmerNumber", "did you mean customerNumber?", set("custmerNumber", "1")),
 		rawBody[C]("body an array", `[]`, "$", "must be an object, got array"),
 		rawBody[C]("body not JSON", `{"name":}`, "$.name", "invalid JSON"),
 	})

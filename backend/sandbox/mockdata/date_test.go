@@ -3,7 +3,6 @@ package mockdata
 import (
 	"testing"
 	"time"
-	_ "time/tzdata" // the comparison below must run on hosts without one
 )
 
 func TestParseDate(t *testing.T) {
@@ -59,47 +58,6 @@ func TestParseDateTime(t *testing.T) {
 		got, rule := parseDateTime(tc.in)
 		if rule != tc.rule || !got.Equal(tc.want) {
 			t.Errorf("parseDateTime(%q) = %v, %q; want %v, %q", tc.in, got, rule, tc.want, tc.rule)
-		}
-	}
-}
-
-// TestBankToday checks the Norwegian date across midnight and both
-// daylight saving switches of 2026 (29 March and 25 October, 01:00 UTC).
-func TestBankToday(t *testing.T) {
-	tests := []struct {
-		now  time.Time
-		want string
-	}{
-		{time.Date(2026, 11, 21, 22, 59, 0, 0, time.UTC), "2026-11-21"},
-		{time.Date(2026, 11, 21, 23, 0, 0, 0, time.UTC), "2026-11-22"},
-		{time.Date(2026, 7, 1, 21, 59, 0, 0, time.UTC), "2026-07-01"},
-		{time.Date(2026, 7, 1, 22, 0, 0, 0, time.UTC), "2026-07-02"},
-		{time.Date(2026, 3, 28, 22, 59, 0, 0, time.UTC), "2026-03-28"},
-		{time.Date(2026, 3, 28, 23, 0, 0, 0, time.UTC), "2026-03-29"},
-		{time.Date(2026, 3, 29, 0, 59, 0, 0, time.UTC), "2026-03-29"},
-		{time.Date(2026, 10, 24, 22, 0, 0, 0, time.UTC), "2026-10-25"},
-		{time.Date(2026, 10, 25, 22, 30, 0, 0, time.UTC), "2026-10-25"},
-		{time.Date(2026, 10, 25, 23, 0, 0, 0, time.UTC), "2026-10-26"},
-		{time.Date(2026, 12, 31, 23, 30, 0, 0, time.UTC), "2027-01-01"},
-		{time.Date(2026, 11, 22, 0, 30, 0, 0, time.FixedZone("UTC+1", 3600)), "2026-11-22"},
-	}
-	for _, tc := range tests {
-		if got := bankToday(tc.now); got != tc.want {
-			t.Errorf("bankToday(%v) = %s, want %s", tc.now, got, tc.want)
-		}
-	}
-}
-
-// TestBankTodayMatchesTZDatabase compares the EU rule with the time zone
-// database, every half hour over two years.
-func TestBankTodayMatchesTZDatabase(t *testing.T) {
-	oslo, err := time.LoadLocation("Europe/Oslo")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for at := time.Date(2026, 1, 1, 0, 15, 0, 0, time.UTC); at.Year() < 2028; at = at.Add(30 * time.Minute) {
-		if got, want := bankToday(at), at.In(oslo).Format(time.DateOnly); got != want {
-			t.Fatalf("bankToday(%v) = %s, tz database says %s", at, got, want)
 		}
 	}
 }

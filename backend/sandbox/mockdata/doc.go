@@ -8,17 +8,21 @@
 // that a TPP developer fixes a body in one round. CardTransactionsResponse
 // builds the creation response of the card transactions operation.
 //
-// The bodies are decoded by a small JSON decoder of this package rather
-// than encoding/json, because the rules need what encoding/json's generic
-// decoding loses: exact JSON types and number literals (1e3 and 1.5 are
-// not int32 amounts, "12" is not a number), every member in body order with
-// duplicates, and a path for syntax errors. It follows RFC 8259 and decodes
-// strings exactly as encoding/json does (a fuzz target compares the two).
+// The bodies are decoded and walked with backend/strictjson, shared with
+// backend/payments, rather than encoding/json, because the rules need what
+// encoding/json's generic decoding loses: exact JSON types and number
+// literals (1e3 and 1.5 are not int32 amounts, "12" is not a number), every
+// member in body order with duplicates, and a path for syntax errors. It
+// follows RFC 8259 and decodes strings exactly as encoding/json does (a
+// fuzz target compares the two); refused characters are reported by the
+// field that holds them, among the body's other errors
+// (strictjson.FlagCharacters).
 //
 // Decisions the description and the contract leave open, fixed here:
-//   - Unknown members are refused, naming the member (and the field it
-//     differs from only in case): a misspelt optional field would otherwise
-//     vanish without a word. Duplicate members are refused too.
+//   - Unknown members are refused, naming the member (and the field it was
+//     probably meant to be: another case, one or two typos away): a
+//     misspelt optional field would otherwise vanish without a word.
+//     Duplicate members are refused too.
 //   - null counts as absent: fine for an optional field, "is required" for
 //     a required one. An empty optional string also counts as absent; a
 //     required string must not be empty or only spaces.
@@ -31,7 +35,7 @@
 //     both).
 //   - Currencies must be in the description's ISOCurrencyCode list and
 //     countries in its ISOCountryCode list, copied exactly
-//     (currency_codes.go, country_codes.go): upper case, no trimming.
+//     (backend/codelists): upper case, no trimming.
 //   - Dates are ISO 8601 dates (2026-11-21) or RFC 3339 date-times with an
 //     offset (2026-11-21T10:00:00+01:00 or ...Z); a date-time without an
 //     offset is refused with a hint. Both normalise to the civil date as

@@ -72,8 +72,6 @@ func validDecimal(s string) bool {
 	return dot != 0 && dot != len(s)-1
 }
 
-const ruleCountry = "must be an ISO 3166-1 alpha-2 country code of the allowed list: two upper-case letters (such as NO)"
-
 const ruleCustomerNumber = "must be 1 to 35 ASCII letters and digits (the customer's national identity or organisation number, such as 13039319955)"
 
 // validCustomerNumber reports whether s is ASCII letters and digits. The

@@ -2,13 +2,14 @@ package mockdata
 
 import (
 	"encoding/json"
-	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/codelists"
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/strictjson/strictjsontest"
 )
 
 // checkFieldErrors asserts what every refusal must be: bounded, each with
@@ -16,19 +17,7 @@ import (
 // into an error body or a log line as it is.
 func checkFieldErrors(t *testing.T, errs []FieldError) {
 	t.Helper()
-	if len(errs) > MaxFieldErrors {
-		t.Fatalf("%d errors, want at most %d", len(errs), MaxFieldErrors)
-	}
-	for _, e := range errs {
-		if !strings.HasPrefix(e.Path, "$") || len(e.Path) > 2*maxPathBytes || e.Rule == "" || len(e.Rule) > 200 {
-			t.Fatalf("malformed error %q", e.Error())
-		}
-		for _, s := range []string{e.Path, e.Rule} {
-			if !utf8.ValidString(s) || textProblem(s, false) != "" {
-				t.Fatalf("error carries a character it must not: %q", s)
-			}
-		}
-	}
+	strictjsontest.CheckFieldErrors(t, errs)
 }
 
 // checkOutcome asserts that a parser returned a value or errors, never
@@ -48,12 +37,6 @@ func latestCivilDate() string {
 	return testNow.Add(clockSkew).In(time.FixedZone("", 14*3600)).Format(time.DateOnly)
 }
 
-func FuzzDecodeJSON(f *testing.F) {
-	f.Fuzz(func(t *testing.T, body []byte) {
-		compareWithEncodingJSON(t, body)
-	})
-}
-
 func FuzzParseCardTransactions(f *testing.F) {
 	f.Fuzz(func(t *testing.T, body []byte) {
 		txs, errs := ParseCardTransactions(body, testNow)
@@ -63,9 +46,9 @@ func FuzzParseCardTransactions(f *testing.F) {
 		}
 		latest := latestCivilDate()
 		for _, tx := range txs {
-			if !isCivilDate(tx.BookingDate) || !isCivilDate(tx.TransactionDate) || tx.BookingDate > tx.TransactionDate ||
-				tx.TransactionDate > latest || !validMaskedPAN(tx.MaskedPAN) || !validCountry(tx.CardAcceptorAddress.Country) ||
-				!validCurrency(tx.TransactionAmount.Currency) || !validCurrency(tx.OriginalAmount.Currency) {
+			if !civildate.Valid(tx.BookingDate) || !civildate.Valid(tx.TransactionDate) || tx.BookingDate > tx.TransactionDate ||
+				tx.TransactionDate > latest || !validMaskedPAN(tx.MaskedPAN) || !codelists.ValidCountry(tx.CardAcceptorAddress.Country) ||
+				!codelists.ValidCurrency(tx.TransactionAmount.Currency) || !codelists.ValidCurrency(tx.OriginalAmount.Currency) {
 				t.Fatalf("accepted an invalid transaction: %+v", tx)
 			}
 		}
@@ -118,12 +101,12 @@ func FuzzParseAccount(f *testing.F) {
 		if errs != nil {
 			return
 		}
-		if !bankaccount.ValidBBAN(a.BBAN) || a.IBAN != bankaccount.IBAN("NO", a.BBAN) || !validCurrency(a.Currency) ||
+		if !bankaccount.ValidBBAN(a.BBAN) || a.IBAN != bankaccount.IBAN("NO", a.BBAN) || !codelists.ValidCurrency(a.Currency) ||
 			a.CreditLine.Minor < 0 || a.CreditLine.Currency != a.Currency {
 			t.Fatalf("accepted %+v", a)
 		}
 		for _, b := range a.Balances {
-			if canonical(b.Type, accountBalanceTypes) != b.Type || !validCurrency(b.Amount.Currency) {
+			if canonical(b.Type, accountBalanceTypes) != b.Type || !codelists.ValidCurrency(b.Amount.Currency) {
 				t.Fatalf("accepted balance %+v", b)
 			}
 		}
@@ -155,8 +138,8 @@ func FuzzParseAccountTransactions(f *testing.F) {
 		checkOutcome(t, txs != nil, errs)
 		latest := latestCivilDate()
 		for _, tx := range txs {
-			if !isCivilDate(tx.BookingDate) || !isCivilDate(tx.ValueDate) || tx.BookingDate > latest || tx.ValueDate > latest ||
-				!validCurrency(tx.Amount.Currency) {
+			if !civildate.Valid(tx.BookingDate) || !civildate.Valid(tx.ValueDate) || tx.BookingDate > latest || tx.ValueDate > latest ||
+				!codelists.ValidCurrency(tx.Amount.Currency) {
 				t.Fatalf("accepted %+v", tx)
 			}
 			for _, r := range []*AccountReference{tx.CreditorAccount, tx.DebtorAccount} {

@@ -1,5 +1,7 @@
 package mockdata
 
+import "github.com/obgw/obgw/backend/strictjson"
+
 // Bounds of the mock-data bodies. A body past one of them is rejected
 // whole, with one FieldError at "$".
 const (
@@ -15,8 +17,9 @@ const (
 	MaxBalances = 20
 	// MaxEngagements bounds the engagements of one agreement.
 	MaxEngagements = 100
-	// MaxFieldErrors bounds the FieldErrors returned for one body.
-	MaxFieldErrors = 50
+	// MaxFieldErrors bounds the FieldErrors returned for one body (the
+	// bound of strictjson, which collects them).
+	MaxFieldErrors = strictjson.MaxFieldErrors
 )
 
 // Lengths of text fields, in characters (runes, not bytes). They follow the

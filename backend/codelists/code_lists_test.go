@@ -1,4 +1,4 @@
-package mockdata
+package codelists
 
 import (
 	"strings"
@@ -61,20 +61,20 @@ func TestValidCurrencyAndCountry(t *testing.T) {
 		fn   func(string) bool
 		want bool
 	}{
-		{"NOK", validCurrency, true},
-		{"EUR", validCurrency, true},
-		{"ZWD", validCurrency, true},
-		{"nok", validCurrency, false},
-		{"NOK ", validCurrency, false},
-		{"VES", validCurrency, false},
-		{"", validCurrency, false},
-		{"NO", validCountry, true},
-		{"AX", validCountry, true},
-		{"ZW", validCountry, true},
-		{"no", validCountry, false},
-		{"No", validCountry, false},
-		{"EU", validCountry, false},
-		{"N", validCountry, false},
+		{"NOK", ValidCurrency, true},
+		{"EUR", ValidCurrency, true},
+		{"ZWD", ValidCurrency, true},
+		{"nok", ValidCurrency, false},
+		{"NOK ", ValidCurrency, false},
+		{"VES", ValidCurrency, false},
+		{"", ValidCurrency, false},
+		{"NO", ValidCountry, true},
+		{"AX", ValidCountry, true},
+		{"ZW", ValidCountry, true},
+		{"no", ValidCountry, false},
+		{"No", ValidCountry, false},
+		{"EU", ValidCountry, false},
+		{"N", ValidCountry, false},
 	}
 	for _, tc := range tests {
 		if got := tc.fn(tc.code); got != tc.want {

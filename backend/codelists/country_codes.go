@@ -1,4 +1,4 @@
-package payments
+package codelists
 
 // allowedCountries is the ISOCountryCode list of the interface description
 // ("Sandbox card transaction", ISO 3166-1 alpha-2), copied exactly and in
@@ -27,9 +27,13 @@ var allowedCountries = map[string]struct{}{
 	"VE": {}, "VN": {}, "VG": {}, "VI": {}, "WF": {}, "EH": {}, "YE": {}, "ZM": {}, "ZW": {},
 }
 
-// validCountry reports whether code is two upper-case letters in the
-// description's list.
-func validCountry(code string) bool {
+// RuleCountry is the rule of a FieldError naming a country that
+// ValidCountry refuses.
+const RuleCountry = "must be an ISO 3166-1 alpha-2 country code of the allowed list: two upper-case letters (such as NO)"
+
+// ValidCountry reports whether code is two upper-case letters in the
+// description's ISOCountryCode list.
+func ValidCountry(code string) bool {
 	_, ok := allowedCountries[code]
 	return ok
 }

@@ -1,11 +1,12 @@
-package payments
+package codelists
 
 // allowedCurrencies is the ISOCurrencyCode list of the interface
 // description ("Sandbox card transaction"), copied exactly and in its order.
 // It is the description's list, not today's ISO 4217: it keeps withdrawn
 // codes (BYR, HRK, MRO, STD, VEF, ZWD) and a few that are not ISO 4217 at
 // all (GGP, IMP, JEP, SPL, TVD), and lacks their successors (BYN, MRU, STN,
-// VES). Every currency of a payment body is checked against it.
+// VES). Every currency of a payment or mock-data body is checked against
+// it.
 var allowedCurrencies = map[string]struct{}{
 	"AED": {}, "AFN": {}, "ALL": {}, "AMD": {}, "ANG": {}, "AOA": {}, "ARS": {}, "AUD": {}, "AWG": {}, "AZN": {},
 	"BAM": {}, "BBD": {}, "BDT": {}, "BGN": {}, "BHD": {}, "BIF": {}, "BMD": {}, "BND": {}, "BOB": {}, "BRL": {},
@@ -26,8 +27,13 @@ var allowedCurrencies = map[string]struct{}{
 	"ZMW": {}, "ZWD": {},
 }
 
-// validCurrency reports whether code is in the description's list.
-func validCurrency(code string) bool {
+// RuleCurrency is the rule of a FieldError naming a currency that
+// ValidCurrency refuses.
+const RuleCurrency = "must be an ISO 4217 currency code of the allowed list, in upper case (such as NOK or EUR)"
+
+// ValidCurrency reports whether code is in the description's
+// ISOCurrencyCode list: exact, upper case, no trimming.
+func ValidCurrency(code string) bool {
 	_, ok := allowedCurrencies[code]
 	return ok
 }
