@@ -226,4 +226,3 @@ func run(target string, conns int, dur time.Duration, pkiDir, tpp string, n int,
 	return &Result{URL: target, Connections: conns, Seconds: elapsed, Requests: len(all), Errors: int(errs.Load()),
 		RPS: float64(len(all)) / elapsed, P50us: pct(0.50), P99us: pct(0.99), P999us: pct(0.999)}, nil
 }
-
