@@ -239,7 +239,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 9. Replay, recorded only for requests whose signature was checked,
 	// so a forger cannot burn a TPP's request ids.
 	requestID := h.Get("X-Request-Id")
-	key := replay.Key(id.OrganizationIdentifier, requestID)
+	key := replay.Key(id.OrganizationIdentifier, requestID, h.Get("Date"))
 	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
 	if err != nil && p.ReplayOnError == OnErrorAllow && v.cfg.ReplayFallback != nil {
 		o.Context.Unverified = append(o.Context.Unverified, "replay:local")

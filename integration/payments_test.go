@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -74,6 +75,26 @@ func TestPaymentThroughGateway(t *testing.T) {
 	}
 	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || created.TransactionStatus != "RCVD" {
 		t.Fatalf("create: %d %s", got.status, got.body)
+	}
+	// A retry with the same X-Request-ID, signed anew (fresh Date), reaches
+	// the backend and gets the same payment; the exact bytes sent again are
+	// a replay.
+	dup := req.Clone(req.Context())
+	dup.Body, _ = req.GetBody()
+	again := send(t, s.c, dup)
+	if again.status != 400 || again.err.code() != "FORMAT_ERROR" || !containsFold(again.err.TPPMessages[0].Text, "replay") {
+		t.Fatalf("exact replay: %d %s", again.status, again.body)
+	}
+	time.Sleep(1100 * time.Millisecond) // a new second, so a new Date
+	retry := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)
+	retry.Header.Set("TPP-Session-ID", s.sid)
+	retry.Header.Set("PSU-IP-Address", "192.0.2.10")
+	retry.Header.Set("X-Request-ID", req.Header.Get("X-Request-ID"))
+	if err := signer(t, "tpp").Sign(retry, body); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, s.c, retry); got.status != 201 || !strings.Contains(string(got.body), created.PaymentID) {
+		t.Fatalf("retry: %d %s", got.status, got.body)
 	}
 	// An AISP cannot initiate payments.
 	aisp := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)

@@ -14,7 +14,7 @@ func TestMemoryClaim(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	m.Now = func() time.Time { return now }
 	ctx := context.Background()
-	k := Key("PSDNO-FSA-1", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721")
+	k := Key("PSDNO-FSA-1", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", "Sun, 22 Nov 2026 10:00:00 GMT")
 	if ok, _ := m.Claim(ctx, k, 2*time.Minute); !ok {
 		t.Fatal("first claim refused")
 	}
@@ -22,7 +22,7 @@ func TestMemoryClaim(t *testing.T) {
 		t.Fatal("replay accepted")
 	}
 	// Same request id from another TPP is not a replay.
-	if ok, _ := m.Claim(ctx, Key("PSDNO-FSA-2", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721"), 2*time.Minute); !ok {
+	if ok, _ := m.Claim(ctx, Key("PSDNO-FSA-2", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", "Sun, 22 Nov 2026 10:00:00 GMT"), 2*time.Minute); !ok {
 		t.Fatal("other TPP refused")
 	}
 	now = now.Add(2*time.Minute + time.Second)
@@ -70,12 +70,22 @@ func BenchmarkMemoryClaim(b *testing.B) {
 	m := NewMemory()
 	keys := make([]string, 4096)
 	for i := range keys {
-		keys[i] = Key("PSDNO-FSA-987654321", fmt.Sprintf("%08d-ad88-49ec-a2ad-99ddcb1f7721", i))
+		keys[i] = Key("PSDNO-FSA-987654321", fmt.Sprintf("%08d-ad88-49ec-a2ad-99ddcb1f7721", i), "Sun, 22 Nov 2026 10:00:00 GMT")
 	}
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
 		m.Claim(context.Background(), keys[i%len(keys)], time.Minute)
 		i++
+	}
+}
+
+func TestKeyIncludesTheSignedDate(t *testing.T) {
+	a := Key("PSDNO-FSA-1", "id", "Sun, 22 Nov 2026 10:00:00 GMT")
+	if a == Key("PSDNO-FSA-1", "id", "Sun, 22 Nov 2026 10:00:01 GMT") {
+		t.Fatal("a re-signed retry collides with the original")
+	}
+	if a != Key("PSDNO-FSA-1", "id", "Sun, 22 Nov 2026 10:00:00 GMT") {
+		t.Fatal("an exact replay does not collide")
 	}
 }

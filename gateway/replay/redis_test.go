@@ -60,7 +60,7 @@ func TestRedisClaim(t *testing.T) {
 	prefix := testPrefix(t, c)
 	s := NewRedis(c, prefix)
 	ctx := context.Background()
-	k := Key("PSDNO-FSA-1", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721")
+	k := Key("PSDNO-FSA-1", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", "Sun, 22 Nov 2026 10:00:00 GMT")
 	steps := []struct {
 		key  string
 		want bool
@@ -68,7 +68,7 @@ func TestRedisClaim(t *testing.T) {
 		{k, true},
 		{k, false},
 		{k, false},
-		{Key("PSDNO-FSA-2", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721"), true}, // other TPP, same id
+		{Key("PSDNO-FSA-2", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", "Sun, 22 Nov 2026 10:00:00 GMT"), true}, // other TPP, same id
 	}
 	for i, st := range steps {
 		got, err := s.Claim(ctx, st.key, 2*time.Minute)
@@ -167,7 +167,7 @@ func BenchmarkRedisClaim(b *testing.B) {
 		i++
 		id = strconv.AppendInt(id[:0], int64(i), 10)
 		start := time.Now()
-		ok, err := s.Claim(ctx, Key("PSDNO-FSA-1", string(id)), 100*time.Millisecond)
+		ok, err := s.Claim(ctx, Key("PSDNO-FSA-1", string(id), "Sun, 22 Nov 2026 10:00:00 GMT"), 100*time.Millisecond)
 		lat = append(lat, time.Since(start))
 		if err != nil || !ok {
 			b.Fatalf("claim %d: %v, %v", i, ok, err)

@@ -13,8 +13,12 @@ type Store interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) (bool, error)
 }
 
-// Key joins the TPP and its X-Request-ID into a store key. The TPP is its
-// organizationIdentifier, which cannot contain a newline.
-func Key(tpp, requestID string) string {
-	return tpp + "\n" + requestID
+// Key joins the TPP, its X-Request-ID and the signed Date into a store
+// key. A captured request sent again carries the same signed Date and is
+// refused; a TPP's retry of a request that timed out is signed anew with a
+// fresh Date and reaches the backend, whose idempotency (one payment per
+// TPP and X-Request-ID) answers it. None of the parts can hold a newline
+// (the gateway's hygiene check refuses control characters in headers).
+func Key(tpp, requestID, date string) string {
+	return tpp + "\n" + requestID + "\n" + date
 }
