@@ -234,9 +234,11 @@ func TestTLSVersions(t *testing.T) {
 		t.Fatalf("TLS 1.2 refused: %v", err)
 	}
 	conn.Close()
-	resp, err := client(nil).Get(fmt.Sprintf("https://%s/health", g.addr))
-	if err != nil || resp.StatusCode != 200 {
-		t.Fatalf("health: %v", err)
+	for _, path := range []string{"/health", "/healthz", "/readyz"} {
+		resp, err := client(nil).Get(fmt.Sprintf("https://%s%s", g.addr, path))
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v", path, err)
+		}
+		resp.Body.Close()
 	}
-	resp.Body.Close()
 }

@@ -2,9 +2,11 @@ package integration
 
 import (
 	"encoding/json"
+	"io"
 	"net/http"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -127,6 +129,16 @@ func TestRedisDown(t *testing.T) {
 	}
 	if got := s.call("GET", "/v1/accounts", false); got.status != 200 {
 		t.Fatalf("unlimited route: %d %s", got.status, got.body)
+	}
+	// Readiness says what is down.
+	resp, err := client(nil).Get("https://" + g.addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 503 || !strings.Contains(string(b), "redis") || strings.Contains(string(b), "database") {
+		t.Fatalf("readyz with Redis down: %d %s", resp.StatusCode, b)
 	}
 	// Replay protection still holds on this instance.
 	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)

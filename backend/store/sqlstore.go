@@ -56,6 +56,14 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 	})
 }
 
+// Ping checks that the database answers.
+func (s *sqlStore) Ping(ctx context.Context) error {
+	if s.closed.Load() {
+		return s.fail("ping", errClosed)
+	}
+	return s.fail("ping", s.db.PingContext(ctx))
+}
+
 // LockAccounts locks the accounts' rows until the surrounding Atomically
 // transaction ends, in id order so two transactions locking the same
 // accounts cannot deadlock. Balance read-modify-writes (payments, mock

@@ -143,6 +143,9 @@ type Store interface {
 	// inside Atomically.
 	DeleteAll(ctx context.Context) error
 
+	// Ping checks that the database answers (readiness).
+	Ping(ctx context.Context) error
+
 	// Close releases the database.
 	Close() error
 }
