@@ -24,7 +24,7 @@ func (s *Server) authenticated(role string, h func(http.ResponseWriter, *http.Re
 			return
 		}
 		c, err := s.cfg.Tokens.Verify(vals[0], s.cfg.Now())
-		if err != nil || c.RequestID != r.Header.Get("X-Request-Id") {
+		if err != nil || c.RequestID != r.Header.Get("X-Request-Id") || c.Method != r.Method || c.Path != r.URL.Path {
 			bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway").Write(w)
 			return
 		}

@@ -107,7 +107,7 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			for _, pg := range pages {
 				rid := uuid.NewString()
 				req := httptest.NewRequest("GET", "/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pg, nil)
-				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true}, time.Now())
+				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
 				req.Header.Set("X-Request-ID", rid)
 				req.Header.Set("TPP-Session-ID", "bench")
 				req.Header.Set(tppcontext.Header, tok)
@@ -118,7 +118,7 @@ func BenchmarkTransactionsPage(b *testing.B) {
 			for b.Loop() {
 				rid := uuid.NewString()
 				req := httptest.NewRequest("GET", "/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pages[i%len(pages)], nil)
-				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true}, time.Now())
+				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
 				req.Header.Set("X-Request-ID", rid)
 				req.Header.Set("TPP-Session-ID", "bench")
 				req.Header.Set(tppcontext.Header, tok)
@@ -180,7 +180,7 @@ func newBenchHarness(b *testing.B, kind string) *benchHarness {
 func (h *benchHarness) post(path, body string) (int, string) {
 	rid := uuid.NewString()
 	req := httptest.NewRequest("POST", path, strings.NewReader(body))
-	tok, _ := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}, RequestID: rid, PSUPresent: true}, time.Now())
+	tok, _ := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}, RequestID: rid, PSUPresent: true, Method: "POST", Path: req.URL.Path}, time.Now())
 	req.Header.Set("X-Request-ID", rid)
 	req.Header.Set("TPP-Session-ID", "bench")
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")

@@ -117,6 +117,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	}
 	if !c.noToken {
 		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
+			Method: c.method, Path: req.URL.Path,
 			PSUID: c.psuID, PSUCorporateID: c.corporateID, PSUPresent: c.psuPresent}, h.clk.now())
 		if err != nil {
 			h.t.Fatal(err)
@@ -574,8 +575,11 @@ func TestBackendTrustsOnlyVerifiedIdentities(t *testing.T) {
 		ctx  tppcontext.Context
 		code string
 	}{
-		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, Unverified: []string{"signature"}}, "CERTIFICATE_INVALID"},
-		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}}, "ROLE_INVALID"},
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, Unverified: []string{"signature"}, Method: "GET", Path: "/v1/accounts"}, "CERTIFICATE_INVALID"},
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_PI"}, Method: "GET", Path: "/v1/accounts"}, "ROLE_INVALID"},
+		// A token issued for another method or path is refused.
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, Method: "DELETE", Path: "/v1/accounts"}, "CERTIFICATE_INVALID"},
+		{tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, Method: "GET", Path: "/v1/card-accounts"}, "CERTIFICATE_INVALID"},
 	} {
 		rid := uuid.NewString()
 		tc.ctx.RequestID = rid

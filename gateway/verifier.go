@@ -263,6 +263,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	}
 
 	o.Context.RequestID = requestID
+	o.Context.Method = r.HTTP.Method
+	o.Context.Path = r.HTTP.URL.Path
 	o.Context.PSUID = h.Get("Psu-Id")
 	o.Context.PSUCorporateID = h.Get("Psu-Corporate-Id")
 	o.Context.PSUPresent = h.Get("Psu-Ip-Address") != ""

@@ -21,6 +21,10 @@ type Context struct {
 	CertSHA256 string `json:"certSha256"`
 	// RequestID is the request's X-Request-ID.
 	RequestID string `json:"requestId"`
+	// Method and Path are the request's method and path as the gateway
+	// forwarded them: a token taken from one request cannot serve another.
+	Method string `json:"method,omitempty"`
+	Path   string `json:"path,omitempty"`
 	// PSUID is the PSU-ID header, if any.
 	PSUID string `json:"psuId,omitempty"`
 	// PSUCorporateID is the PSU-Corporate-ID header, if any.
