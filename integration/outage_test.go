@@ -1,0 +1,172 @@
+package integration
+
+import (
+	"io"
+	"net"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/store/storetest"
+)
+
+// tcpProxy forwards a loopback port to a real server, and can be cut and
+// restored: the server stays up for everyone else while this test's gateway
+// sees it go away (connections reset, new ones refused) and come back.
+type tcpProxy struct {
+	target string
+	addr   string
+	mu     sync.Mutex
+	ln     net.Listener
+	conns  []net.Conn
+}
+
+func newTCPProxy(t *testing.T, target string) *tcpProxy {
+	p := &tcpProxy{target: target}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.addr = ln.Addr().String()
+	p.serve(ln)
+	t.Cleanup(p.cut)
+	return p
+}
+
+func (p *tcpProxy) serve(ln net.Listener) {
+	p.mu.Lock()
+	p.ln = ln
+	p.mu.Unlock()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			u, err := net.Dial("tcp", p.target)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			p.mu.Lock()
+			p.conns = append(p.conns, c, u)
+			p.mu.Unlock()
+			go func() { io.Copy(u, c); u.Close() }()
+			go func() { io.Copy(c, u); c.Close() }()
+		}
+	}()
+}
+
+// cut closes the listener and every forwarded connection.
+func (p *tcpProxy) cut() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ln != nil {
+		p.ln.Close()
+		p.ln = nil
+	}
+	for _, c := range p.conns {
+		c.Close()
+	}
+	p.conns = nil
+}
+
+// restore listens again on the same address.
+func (p *tcpProxy) restore(t *testing.T) {
+	var ln net.Listener
+	var err error
+	for i := 0; i < 50; i++ {
+		if ln, err = net.Listen("tcp", p.addr); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.serve(ln)
+}
+
+// TestPostgresOutage: with the backend's PostgreSQL unreachable, requests
+// answer 503 SERVICE_UNAVAILABLE (never 500); when it returns they are
+// served again without restarting anything.
+func TestPostgresOutage(t *testing.T) {
+	url, _ := storetest.Schema(t, "t_outage")
+	proxy := newTCPProxy(t, "127.0.0.1:5432")
+	url = strings.Replace(url, "127.0.0.1:5432", proxy.addr, 1)
+	g := startGateway(t, "Caddyfile", "OBGW_DATABASE_URL="+url)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	if got := s.call("GET", "/v1/accounts", true); got.status != 401 || got.err.code() != "CONSENT_INVALID" {
+		t.Fatalf("before: %d %s", got.status, got.body)
+	}
+	proxy.cut()
+	for i := 0; i < 3; i++ {
+		if got := s.call("GET", "/v1/accounts", true); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
+			t.Fatalf("while down: %d %s", got.status, got.body)
+		}
+	}
+	resp, err := client(nil).Get("https://" + g.addr + "/readyz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 503 {
+		t.Fatalf("readyz while the database is down: %d", resp.StatusCode)
+	}
+	proxy.restore(t)
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		got := s.call("GET", "/v1/accounts", true)
+		if got.status == 401 && got.err.code() == "CONSENT_INVALID" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("not recovered: %d %s", got.status, got.body)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestRedisOutageAndReturn: limited routes fail closed while Redis is
+// unreachable, other routes keep working, and the limit resumes counting
+// where it was when Redis returns.
+func TestRedisOutageAndReturn(t *testing.T) {
+	// redis://host:port/db → host:port
+	proxy := newTCPProxy(t, strings.Split(redisURL(t), "/")[2])
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_REDIS_URL=redis://"+proxy.addr+"/0")...)
+	s, account := consented(t, g)
+	balances := "/v1/accounts/" + account + "/balances"
+	for i := 0; i < 2; i++ {
+		if got := s.call("GET", balances, false); got.status != 200 {
+			t.Fatalf("call %d: %d %s", i, got.status, got.body)
+		}
+	}
+	proxy.cut()
+	if got := s.call("GET", balances, false); got.status != 503 {
+		t.Fatalf("limited route while Redis is down: %d %s", got.status, got.body)
+	}
+	if got := s.call("GET", "/v1/accounts", false); got.status != 200 {
+		t.Fatalf("unlimited route while Redis is down: %d %s", got.status, got.body)
+	}
+	proxy.restore(t)
+	// Two calls were counted before the outage: two more, then refused.
+	deadline := time.Now().Add(15 * time.Second)
+	allowed := 0
+	for allowed < 2 {
+		got := s.call("GET", balances, false)
+		switch {
+		case got.status == 200:
+			allowed++
+		case got.status == 503 && time.Now().Before(deadline):
+			time.Sleep(200 * time.Millisecond)
+		default:
+			t.Fatalf("after Redis returned: %d %s", got.status, got.body)
+		}
+	}
+	if got := s.call("GET", balances, false); got.status != 429 {
+		t.Fatalf("5th call: %d %s", got.status, got.body)
+	}
+}
