@@ -113,6 +113,20 @@ func (s *Server) listAccounts(kind store.AccountKind) func(http.ResponseWriter, 
 	}
 }
 
+// consentedAccount resolves the PSU's access and the consented account of
+// the path: the common start of every single-account read.
+func (s *Server) consentedAccount(r *http.Request, c *tppcontext.Context, kind store.AccountKind) (*access, *store.Account, *bgerror.Error) {
+	a, e := s.resolve(r, c)
+	if e != nil {
+		return nil, nil, e
+	}
+	acc, e := s.account(r, kind, a)
+	if e != nil {
+		return nil, nil, e
+	}
+	return a, acc, nil
+}
+
 // account returns the consented account or card account named in the path.
 func (s *Server) account(r *http.Request, kind store.AccountKind, a *access) (*store.Account, *bgerror.Error) {
 	acc, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("id"))
@@ -129,11 +143,7 @@ func (s *Server) account(r *http.Request, kind store.AccountKind, a *access) (*s
 
 func (s *Server) getAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		a, e := s.resolve(r, c)
-		if e != nil {
-			return e
-		}
-		acc, e := s.account(r, kind, a)
+		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
 			return e
 		}
@@ -162,11 +172,7 @@ func reference(acc *store.Account) accountReference {
 
 func (s *Server) getBalances(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		a, e := s.resolve(r, c)
-		if e != nil {
-			return e
-		}
-		acc, e := s.account(r, kind, a)
+		_, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
 			return e
 		}
@@ -297,11 +303,7 @@ func transactionJSON(t *store.Transaction, kind store.AccountKind) transactionOu
 
 func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		a, e := s.resolve(r, c)
-		if e != nil {
-			return e
-		}
-		acc, e := s.account(r, kind, a)
+		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
 			return e
 		}
@@ -380,11 +382,7 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 
 func (s *Server) getTransaction(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		a, e := s.resolve(r, c)
-		if e != nil {
-			return e
-		}
-		acc, e := s.account(r, kind, a)
+		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
 			return e
 		}

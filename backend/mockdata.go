@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -38,15 +37,6 @@ func (s *Server) sandboxRoutes(tpp func(func(http.ResponseWriter, *http.Request,
 	s.mux.Handle("GET /v1/sandbox/agreements", tpp(s.listMockAgreements))
 	s.mux.Handle("POST /v1/sandbox/agreements", tpp(s.createMockAgreement))
 	s.mux.Handle("POST /v1/sandbox/payment-batch-runs", tpp(s.runBatch))
-}
-
-// readMockBody reads the request body.
-func readMockBody(r *http.Request) ([]byte, *bgerror.Error) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxMockBody+1))
-	if err != nil || len(b) > maxMockBody {
-		return nil, bgerror.New(bgerror.CodeFormatError, "the body could not be read or is over 1 MiB")
-	}
-	return b, nil
 }
 
 // fieldErrors turns validation problems into one 400 FORMAT_ERROR listing
@@ -90,7 +80,7 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tp
 }
 
 func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	body, e := readMockBody(r)
+	body, e := readBody(r)
 	if e != nil {
 		return e
 	}
@@ -169,7 +159,7 @@ func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[str
 
 func (s *Server) createMockAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-		body, e := readMockBody(r)
+		body, e := readBody(r)
 		if e != nil {
 			return e
 		}
@@ -255,7 +245,7 @@ func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWrite
 		if e != nil {
 			return e
 		}
-		body, e := readMockBody(r)
+		body, e := readBody(r)
 		if e != nil {
 			return e
 		}
@@ -289,7 +279,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) func(http.ResponseW
 		if e != nil {
 			return e
 		}
-		body, e := readMockBody(r)
+		body, e := readBody(r)
 		if e != nil {
 			return e
 		}
@@ -493,7 +483,7 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, _ *t
 }
 
 func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	body, e := readMockBody(r)
+	body, e := readBody(r)
 	if e != nil {
 		return e
 	}

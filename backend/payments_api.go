@@ -67,6 +67,7 @@ func paymentHref(p *store.Payment) string {
 	return paymentBase[p.Kind] + "/" + p.Product + "/" + p.ID
 }
 
+// readBody reads a request body of at most maxMockBody bytes.
 func readBody(r *http.Request) ([]byte, *bgerror.Error) {
 	b, err := io.ReadAll(io.LimitReader(r.Body, maxMockBody+1))
 	if err != nil || len(b) > maxMockBody {
