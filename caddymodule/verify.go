@@ -12,6 +12,7 @@ import (
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/dustin/go-humanize"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
@@ -246,33 +247,62 @@ func tooLarge(max int64) *bgerror.Error {
 		"the request body is larger than "+humanize.IBytes(uint64(max)))
 }
 
+// Placeholder keys and values, made once: publishing a request's
+// decisions then allocates nothing per check.
+var (
+	varKeys = func() (k [gateway.NumChecks]string) {
+		for _, c := range gateway.Checks() {
+			k[c] = "obgw." + c.String()
+		}
+		return k
+	}()
+	decisionValues = func() (v [gateway.NumDecisions]any) {
+		for d := range v {
+			v[d] = gateway.Decision(d).String()
+		}
+		return v
+	}()
+)
+
+// outcomeLog writes a request's decisions as one "obgw" object in the
+// access log: {"signature":"pass",...,"tpp":"PSDNO-...","error":"..."}.
+type outcomeLog struct{ out *gateway.Outcome }
+
+// MarshalLogObject implements zapcore.ObjectMarshaler.
+func (l outcomeLog) MarshalLogObject(enc zapcore.ObjectEncoder) error {
+	for _, c := range gateway.Checks() {
+		if d := l.out.Decision(c); d != gateway.DecisionNone {
+			enc.AddString(c.String(), d.String())
+		}
+	}
+	if l.out.TPP != "" {
+		enc.AddString("tpp", l.out.TPP)
+	}
+	if l.out.Err != nil {
+		enc.AddString("error", l.out.Err.Code)
+	}
+	return nil
+}
+
 // publish exposes each check's decision as {http.vars.obgw.<check>} and in
-// the access log, with the TPP and the error code (never secrets).
+// the access log (one "obgw" object), with the TPP and the error code
+// (never secrets).
 func publish(r *http.Request, out *gateway.Outcome) {
 	ctx := r.Context()
-	extra, _ := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields)
 	for _, c := range gateway.Checks() {
-		d := out.Decision(c)
-		if d == gateway.DecisionNone {
-			continue
-		}
-		caddyhttp.SetVar(ctx, "obgw."+c.String(), d.String())
-		if extra != nil {
-			extra.Add(zap.String("obgw."+c.String(), d.String()))
+		if d := out.Decision(c); d != gateway.DecisionNone {
+			caddyhttp.SetVar(ctx, varKeys[c], decisionValues[d])
 		}
 	}
 	if out.TPP != "" {
 		caddyhttp.SetVar(ctx, "obgw.tpp", out.TPP)
 		caddyhttp.SetVar(ctx, "obgw.roles", strings.Join(out.Roles, " "))
-		if extra != nil {
-			extra.Add(zap.String("obgw.tpp", out.TPP))
-		}
 	}
 	if out.Err != nil {
 		caddyhttp.SetVar(ctx, "obgw.error", out.Err.Code)
-		if extra != nil {
-			extra.Add(zap.String("obgw.error", out.Err.Code))
-		}
+	}
+	if extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
+		extra.Add(zap.Object("obgw", outcomeLog{out}))
 	}
 }
 
