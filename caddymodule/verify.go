@@ -11,6 +11,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
 	"github.com/dustin/go-humanize"
+	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
@@ -265,8 +266,13 @@ var (
 )
 
 // outcomeLog writes a request's decisions as one "obgw" object in the
-// access log: {"signature":"pass",...,"tpp":"PSDNO-...","error":"..."}.
-type outcomeLog struct{ out *gateway.Outcome }
+// access log, the audit record of the request: {"signature":"pass",...,
+// "tpp":"PSDNO-...","error":"...","request_id":"...","trace_id":"..."}.
+type outcomeLog struct {
+	out       *gateway.Outcome
+	requestID string
+	traceID   string
+}
 
 // MarshalLogObject implements zapcore.ObjectMarshaler.
 func (l outcomeLog) MarshalLogObject(enc zapcore.ObjectEncoder) error {
@@ -280,6 +286,12 @@ func (l outcomeLog) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 	}
 	if l.out.Err != nil {
 		enc.AddString("error", l.out.Err.Code)
+	}
+	if l.requestID != "" {
+		enc.AddString("request_id", l.requestID)
+	}
+	if l.traceID != "" {
+		enc.AddString("trace_id", l.traceID)
 	}
 	return nil
 }
@@ -302,7 +314,16 @@ func publish(r *http.Request, out *gateway.Outcome) {
 		caddyhttp.SetVar(ctx, "obgw.error", out.Err.Code)
 	}
 	if extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
-		extra.Add(zap.Object("obgw", outcomeLog{out}))
+		l := outcomeLog{out: out}
+		// The X-Request-ID only once hygiene found it a UUID: nothing
+		// arbitrary from the client goes to the audit log.
+		if out.Decision(gateway.CheckHygiene) == gateway.DecisionPass {
+			l.requestID = r.Header.Get("X-Request-Id")
+		}
+		if sc := trace.SpanContextFromContext(ctx); sc.HasTraceID() {
+			l.traceID = sc.TraceID().String()
+		}
+		extra.Add(zap.Object("obgw", l))
 	}
 }
 

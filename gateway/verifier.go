@@ -111,6 +111,9 @@ type Request struct {
 	LimitResource string
 	// Fixes are the x-accept-fix values in effect, for the context token.
 	Fixes []string
+	// Timed asks for each check's duration in Outcome.Timings (for trace
+	// spans); off, the pipeline reads no clock per check.
+	Timed bool
 }
 
 // Outcome is the pipeline's verdict on one request.
@@ -127,6 +130,27 @@ type Outcome struct {
 	Token string
 	// Context is what the token carries.
 	Context tppcontext.Context
+	// Start and Timings are when verification began and how long each
+	// check took, when the request asked for them (Request.Timed).
+	Start   time.Time
+	Timings [numChecks]time.Duration
+}
+
+// clock records per-check durations when asked to.
+type clock struct {
+	on   bool
+	last time.Time
+	o    *Outcome
+}
+
+// lap charges the time since the previous lap to check c.
+func (k *clock) lap(c Check) {
+	if !k.on {
+		return
+	}
+	t := time.Now()
+	k.o.Timings[c] += t.Sub(k.last)
+	k.last = t
 }
 
 // Decision returns what check c decided.
@@ -155,6 +179,11 @@ func (v *Verifier) Verify(ctx context.Context, r *Request, p *Policy) *Outcome {
 func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome) {
 	now := v.cfg.Now()
 	h := r.HTTP.Header
+	k := clock{on: r.Timed, o: o}
+	if k.on {
+		o.Start = time.Now()
+		k.last = o.Start
+	}
 
 	// 1. Hygiene: sizes, syntax, formats, required headers.
 	if e := checkHygiene(r, p); e != nil {
@@ -165,6 +194,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		o.Decisions[CheckHygiene] = DecisionPass
 	}
 
+	k.lap(CheckHygiene)
+
 	// 2. Date.
 	if e := checkDate(h, now, v.cfg.ClockSkew); e != nil {
 		if o.fail(p, CheckDate, e) {
@@ -173,6 +204,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	} else {
 		o.Decisions[CheckDate] = DecisionPass
 	}
+
+	k.lap(CheckDate)
 
 	// 3. Certificate (cached).
 	entry, e := v.certificate(h, now)
@@ -192,6 +225,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		return
 	}
 	id := entry.identity
+	k.lap(CheckCertificate)
 
 	// 4. Signature, before anything is said about the TPP: an unsigned
 	// request with someone's (public) certificate learns nothing of the
@@ -203,6 +237,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	} else {
 		o.Decisions[CheckSignature] = DecisionPass
 	}
+	k.lap(CheckSignature)
 	o.TPP = id.OrganizationIdentifier
 	o.Context.TPP = id.OrganizationIdentifier
 	o.Context.TPPName = id.Name
@@ -215,6 +250,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	}
 	o.Roles = roles
 	o.Context.Roles = roles
+	k.lap(CheckRole) // register and role
 
 	// 7. QWAC over mTLS.
 	if e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
@@ -227,6 +263,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		o.Decisions[CheckQWAC] = DecisionPass
 	}
 
+	k.lap(CheckQWAC)
+
 	// 8. Digest.
 	if d, e := checkDigest(h, r.Body, p); e != nil {
 		if o.fail(p, CheckDigest, e) {
@@ -235,6 +273,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	} else {
 		o.Decisions[CheckDigest] = d
 	}
+
+	k.lap(CheckDigest)
 
 	// 9. Replay, recorded only for requests whose signature was checked,
 	// so a forger cannot burn a TPP's request ids.
@@ -262,6 +302,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		o.Decisions[CheckReplay] = DecisionPass
 	}
 
+	k.lap(CheckReplay)
 	o.Context.RequestID = requestID
 	o.Context.Method = r.HTTP.Method
 	o.Context.Path = r.HTTP.URL.Path
@@ -281,6 +322,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	} else {
 		o.Decisions[CheckLimit] = DecisionSkip
 	}
+	k.lap(CheckLimit)
 	tok, err := v.cfg.Issuer.Issue(o.Context, now)
 	if err != nil {
 		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "the gateway could not issue the backend context; retry later")

@@ -334,3 +334,18 @@ func TestCertificateCacheResistsFlooding(t *testing.T) {
 		t.Fatalf("variant not served from the DER cache: %v", e)
 	}
 }
+
+func TestVerifyTimesChecksOnlyWhenAsked(t *testing.T) {
+	f := newFixture(t)
+	r := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	o := f.v.Verify(context.Background(), r, &Policy{})
+	if !o.Start.IsZero() || o.Timings[CheckSignature] != 0 {
+		t.Fatal("timed without being asked")
+	}
+	r = f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	r.Timed = true
+	o = f.v.Verify(context.Background(), r, &Policy{})
+	if o.Err != nil || o.Start.IsZero() || o.Timings[CheckSignature] <= 0 {
+		t.Fatalf("timings %v %v", o.Timings, o.Err)
+	}
+}

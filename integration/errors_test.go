@@ -224,6 +224,9 @@ func TestAccessLogHoldsNoSecrets(t *testing.T) {
 			t.Errorf("the log holds the %s", what)
 		}
 	}
+	if !strings.Contains(logs, `"request_id":"`+req.Header.Get("X-Request-ID")+`"`) {
+		t.Error("the audit record lacks the X-Request-ID")
+	}
 	if !strings.Contains(logs, `"obgw":{`) || !strings.Contains(logs, `"signature":"pass"`) {
 		t.Error("the log lacks the obgw.signature decision")
 	}
