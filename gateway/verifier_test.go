@@ -349,3 +349,49 @@ func TestVerifyTimesChecksOnlyWhenAsked(t *testing.T) {
 		t.Fatalf("timings %v %v", o.Timings, o.Err)
 	}
 }
+
+// BenchmarkVerifyKeySizes is the warm pipeline with RSA-3072 and RSA-4096
+// TPP keys (reported, not targeted).
+func BenchmarkVerifyKeySizes(b *testing.B) {
+	for _, tpp := range []string{"tpp", "rsa3072", "rsa4096"} {
+		b.Run(tpp, func(b *testing.B) {
+			f := newFixture(b)
+			const n = 256
+			reqs := make([]*Request, n)
+			for i := range reqs {
+				reqs[i] = f.sign(b, tpp, "GET", "/v1/accounts", nil, nil)
+			}
+			f.v.replayTT = time.Nanosecond
+			p := &Policy{}
+			if o := f.v.Verify(context.Background(), reqs[0], p); o.Err != nil {
+				b.Fatal(o.Err)
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			i := 1
+			for b.Loop() {
+				if o := f.v.Verify(context.Background(), reqs[i%n], p); o.Err != nil {
+					b.Fatal(o.Err)
+				}
+				i++
+			}
+		})
+	}
+}
+
+// BenchmarkVerifyCertificateMiss is the pipeline when the certificate is
+// not cached (a TPP's first request, or after the cache TTL): parse, chain,
+// QCStatements, CRL.
+func BenchmarkVerifyCertificateMiss(b *testing.B) {
+	f := newFixture(b)
+	r := f.sign(b, "tpp", "GET", "/v1/accounts", nil, nil)
+	f.v.replayTT = time.Nanosecond
+	b.ReportAllocs()
+	for b.Loop() {
+		f.v.certs.Purge()
+		f.v.certDER.Purge()
+		if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil {
+			b.Fatal(o.Err)
+		}
+	}
+}
