@@ -6,7 +6,7 @@ GO      ?= go
 BIN     := bin/obgw
 PKG     := ./...
 
-.PHONY: build run test unit fuzz bench fmt vet validate testpki clean
+.PHONY: build run test unit fuzz bench soak fmt vet validate testpki clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
@@ -55,6 +55,11 @@ bench: build
 	bench/run.sh
 	$(GO) test -run='^$$' -bench=. -benchmem ./gateway/... ./tppcontext/ | tee bench.out
 	$(GO) test -run='^$$' -bench=TransactionsPage -benchtime=400x -timeout=60m ./backend/ | tee -a bench.out
+
+# Soak: 10 minutes of mixed signed traffic; resident memory and goroutines
+# must stay flat (OBGW_SOAK_DURATION shortens it).
+soak:
+	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 30m -v ./integration/ | grep -E 'rss=|requests|PASS|FAIL|ok'
 
 # Regenerate the committed test PKI (testdata/pki).
 testpki: build

@@ -195,16 +195,7 @@ func generateTPP(p *PKI, s tppSpec, now, from, until time.Time) (*TPP, error) {
 		bits = 2048
 	}
 	for _, kind := range []CertificateKind{Seal, Web} {
-		tmpl, err := CertificateProfile{
-			Kind:                   kind,
-			Name:                   s.name,
-			OrganizationIdentifier: t.OrganizationIdentifier,
-			Roles:                  s.roles,
-			NoPSD2:                 s.roles == nil,
-			DNSName:                s.id + ".tpp.example",
-			NotBefore:              from,
-			NotAfter:               until,
-		}.Template()
+		tmpl, err := s.profile(kind, from, until).Template()
 		if err != nil {
 			return nil, err
 		}
@@ -219,6 +210,20 @@ func generateTPP(p *PKI, s tppSpec, now, from, until time.Time) (*TPP, error) {
 		}
 	}
 	return t, nil
+}
+
+// profile returns the certificate profile of s's certificates of kind.
+func (s tppSpec) profile(kind CertificateKind, from, until time.Time) CertificateProfile {
+	return CertificateProfile{
+		Kind:                   kind,
+		Name:                   s.name,
+		OrganizationIdentifier: "PSD" + NCAID + "-" + s.number,
+		Roles:                  s.roles,
+		NoPSD2:                 s.roles == nil,
+		DNSName:                s.id + ".tpp.example",
+		NotBefore:              from,
+		NotAfter:               until,
+	}
 }
 
 func issueServer(ca *Authority, from, until time.Time) (*KeyPair, error) {

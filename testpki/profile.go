@@ -40,13 +40,18 @@ type CertificateProfile struct {
 	DNSName string
 	// NotBefore and NotAfter bound the validity.
 	NotBefore, NotAfter time.Time
+	// OCSPServer and CRLDistributionPoints, if set, name where the
+	// certificate's revocation status is published (authority information
+	// access id-ad-ocsp and the CRL distribution points extension).
+	OCSPServer, CRLDistributionPoints []string
 }
 
 // Template returns the certificate template of p: subject C=NO, O=Name,
 // CN, organizationIdentifier; QcCompliance, QcType (eseal or web), QcPDS and
-// the PSD2 statement; for a Seal key usage digitalSignature and
-// contentCommitment and no extended key usage; for a Web certificate key
-// usage digitalSignature, extended key usage serverAuth and clientAuth.
+// the PSD2 statement; the revocation URLs, if any; for a Seal key usage
+// digitalSignature and contentCommitment and no extended key usage; for a
+// Web certificate key usage digitalSignature, extended key usage serverAuth
+// and clientAuth.
 func (p CertificateProfile) Template() (*x509.Certificate, error) {
 	serial, err := NewSerial()
 	if err != nil {
@@ -67,9 +72,11 @@ func (p CertificateProfile) Template() (*x509.Certificate, error) {
 		}
 	}
 	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		NotBefore:    p.NotBefore,
-		NotAfter:     p.NotAfter,
+		SerialNumber:          serial,
+		NotBefore:             p.NotBefore,
+		NotAfter:              p.NotAfter,
+		OCSPServer:            p.OCSPServer,
+		CRLDistributionPoints: p.CRLDistributionPoints,
 		Subject: pkix.Name{
 			Country:      []string{"NO"},
 			Organization: []string{p.Name},

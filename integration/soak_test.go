@@ -1,0 +1,125 @@
+//go:build soak
+
+package integration
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// TestSoak (make soak) sends mixed signed traffic for OBGW_SOAK_DURATION
+// (default 10m) and samples the gateway's resident memory and goroutines
+// every 30 s; both must stay flat after warm-up. The curve is logged.
+func TestSoak(t *testing.T) {
+	dur := 10 * time.Minute
+	if d, err := time.ParseDuration(os.Getenv("OBGW_SOAK_DURATION")); err == nil {
+		dur = d
+	}
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	s, account := consented(t, g)
+	paths := []struct {
+		method, path string
+		present      bool
+	}{
+		{"GET", "/v1/accounts?withBalance=true", true},
+		{"GET", "/v1/accounts/" + account + "/transactions?bookingStatus=both", true},
+		{"GET", "/v1/accounts/" + account + "/balances", true},
+		{"GET", "/v1/card-accounts", true},
+		{"GET", "/v1/nothing", true},
+	}
+	var sent, failed atomic.Int64
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for w := 0; w < 6; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			sess := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: s.sid, psuID: s.psuID}
+			for i := w; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				p := paths[i%len(paths)]
+				got := sess.call(p.method, p.path, p.present)
+				sent.Add(1)
+				if got.status >= 500 {
+					failed.Add(1)
+				}
+				if i%7 == 0 { // an unsigned request now and then
+					resp, err := sess.c.Get("https://" + g.addr + "/v1/accounts")
+					if err == nil {
+						io.Copy(io.Discard, resp.Body)
+						resp.Body.Close()
+					}
+				}
+			}
+		}(w)
+	}
+	type sample struct {
+		at         time.Duration
+		rssKiB     int
+		goroutines int
+	}
+	var curve []sample
+	start := time.Now()
+	for time.Since(start) < dur {
+		time.Sleep(min(30*time.Second, dur-time.Since(start)))
+		curve = append(curve, sample{time.Since(start).Round(time.Second), rss(t, g.cmd.Process.Pid), goroutines(t, g)})
+	}
+	close(stop)
+	wg.Wait()
+	t.Logf("%d requests, %d 5xx", sent.Load(), failed.Load())
+	for _, c := range curve {
+		t.Logf("t=%s rss=%d KiB goroutines=%d", c.at, c.rssKiB, c.goroutines)
+	}
+	if failed.Load() != 0 {
+		t.Errorf("%d requests answered 5xx", failed.Load())
+	}
+	if len(curve) >= 3 {
+		base, last := curve[1], curve[len(curve)-1] // after warm-up
+		if float64(last.rssKiB) > 1.5*float64(base.rssKiB) {
+			t.Errorf("RSS grew from %d to %d KiB", base.rssKiB, last.rssKiB)
+		}
+		if last.goroutines > base.goroutines+50 {
+			t.Errorf("goroutines grew from %d to %d", base.goroutines, last.goroutines)
+		}
+	}
+}
+
+func rss(t *testing.T, pid int) int {
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(v)[0])
+			return n
+		}
+	}
+	return 0
+}
+
+func goroutines(t *testing.T, g *gateway) int {
+	resp, err := http.Get("http://" + g.admin + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "goroutine profile: total")))
+	return n
+}
