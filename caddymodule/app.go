@@ -63,6 +63,12 @@ type App struct {
 	ContextKey string `json:"context_key,omitempty"`
 	// Environment is "sandbox" (default) or "production".
 	Environment string `json:"environment,omitempty"`
+	// OCSP turns on OCSP revocation checks of TPP certificates (RFC 6960,
+	// the responder the certificate names), with the crl file, or else the
+	// CRLs the certificates name, as fallback.
+	OCSP bool `json:"ocsp,omitempty"`
+	// OCSPOverride is the responder to ask instead of the certificates' own.
+	OCSPOverride string `json:"ocsp_override,omitempty"`
 	// RedisURL, when set, keeps replay protection and the PSU-not-present
 	// limits in Redis, shared by every gateway instance: redis://,
 	// rediss:// (TLS), Sentinel (redis://h1:26379,h2/0?master_name=NAME) or
@@ -180,6 +186,16 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 			return nil, fmt.Errorf("obgw: crl %s: %v", a.CRL, err)
 		}
 		v.Revocation = checker
+	}
+	if a.OCSP {
+		// OCSP first; when the responder cannot answer, the configured CRL
+		// file, else the CRLs the certificates name. Neither answering
+		// fails closed (503); a revoked answer always wins.
+		fallback := v.Revocation
+		if fallback == nil {
+			fallback = &eidas.CRLFetcher{}
+		}
+		v.Revocation = &eidas.OCSPChecker{Override: a.OCSPOverride, Fallback: fallback, MaxCacheTTL: time.Duration(a.CertCacheTTL)}
 	}
 	return v, nil
 }

@@ -28,6 +28,8 @@ func init() {
 //	    context_key           <base64 secret>
 //	    environment           sandbox|production
 //	    redis_url             <redis:// URL>
+//	    ocsp                  on|off
+//	    ocsp_override         <url>
 //	}
 func parseGlobalOption(d *caddyfile.Dispenser, _ any) (any, error) {
 	a := new(App)
@@ -52,7 +54,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" && name != "redis_url" {
+		} else if name != "context_key" && name != "redis_url" && name != "ocsp_override" {
 			// Only context_key and redis_url may be empty (an unset
 			// environment placeholder): the process then makes its own
 			// key, or keeps its state in memory.
@@ -84,6 +86,17 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.Environment = arg
 		case "redis_url":
 			a.RedisURL = arg
+		case "ocsp":
+			switch arg {
+			case "on":
+				a.OCSP = true
+			case "off":
+				a.OCSP = false
+			default:
+				return d.Errf("ocsp must be on or off, not %q", arg)
+			}
+		case "ocsp_override":
+			a.OCSPOverride = arg
 		default:
 			return d.Errf("unknown obgw option %q", name)
 		}

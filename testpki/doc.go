@@ -9,5 +9,11 @@
 // expire under its users. The QCStatements encoder here is written
 // independently of the gateway's parser so that each checks the other.
 //
+// For revocation tests it also serves what a QTSP publishes, as
+// http.Handlers to run on loopback: an OCSP responder (OCSPResponder,
+// written from RFC 6960 independently of the gateway's OCSP client) and a
+// CRL distribution point (CRLDistributionPoint); IssueTPPCertificate issues
+// TPP certificates naming their URLs.
+//
 // Everything here is for tests only: the private keys are written in clear.
 package testpki

@@ -23,7 +23,7 @@ var (
 	genNow  = time.Now()
 )
 
-func generated(t *testing.T) *PKI {
+func generated(t testing.TB) *PKI {
 	t.Helper()
 	genOnce.Do(func() { genPKI, genErr = Generate(genNow) })
 	if genErr != nil {

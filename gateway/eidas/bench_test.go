@@ -3,6 +3,7 @@ package eidas
 import (
 	"crypto/x509"
 	"testing"
+	"time"
 )
 
 func BenchmarkDecodeCertificate(b *testing.B) {
@@ -96,6 +97,86 @@ func BenchmarkCRLRevoked(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := c.Revoked(cert, p.Issuing.Certificate); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkOCSPCheckerCached is the hot path of OCSP checking: a
+// certificate whose answer is cached.
+func BenchmarkOCSPCheckerCached(b *testing.B) {
+	rs := revocationFixture(b)
+	c := rs.ocspChecker(nil)
+	if _, err := c.Revoked(rs.good, rs.issuer); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if revoked, err := c.Revoked(rs.good, rs.issuer); err != nil || revoked {
+			b.Fatal(revoked, err)
+		}
+	}
+}
+
+// BenchmarkOCSPCheckerMiss is a check with caching disabled: request,
+// loopback HTTP exchange, response signing by the test responder and
+// verification.
+func BenchmarkOCSPCheckerMiss(b *testing.B) {
+	rs := revocationFixture(b)
+	c := rs.ocspChecker(nil)
+	c.MaxCacheTTL = -1
+	b.ReportAllocs()
+	for b.Loop() {
+		if revoked, err := c.Revoked(rs.good, rs.issuer); err != nil || revoked {
+			b.Fatal(revoked, err)
+		}
+	}
+}
+
+// BenchmarkVerifyOCSPResponse is the gateway's own work on a cache miss:
+// parsing and verifying a response.
+func BenchmarkVerifyOCSPResponse(b *testing.B) {
+	rs := revocationFixture(b)
+	req, err := newOCSPRequest(rs.good, rs.issuer, false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	der := rs.responder.Respond(req.der)
+	want := ocspExpectation{now: rs.clock.Now(), skew: defaultClockSkew, maxAge: time.Hour}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := verifyOCSPResponse(der, rs.good, rs.issuer, want); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkCRLFetcherCached is a check against a downloaded CRL.
+func BenchmarkCRLFetcherCached(b *testing.B) {
+	rs := revocationFixture(b)
+	f := rs.crlFetcher()
+	if _, err := f.Revoked(rs.good, rs.issuer); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if revoked, err := f.Revoked(rs.good, rs.issuer); err != nil || revoked {
+			b.Fatal(revoked, err)
+		}
+	}
+}
+
+// BenchmarkVerifySealOCSPCached is a cold Verifier check (no result
+// cache) with the OCSP answer cached: compare with BenchmarkVerifySeal.
+func BenchmarkVerifySealOCSPCached(b *testing.B) {
+	rs := revocationFixture(b)
+	v := rs.verifier(rs.ocspChecker(rs.crlFetcher()))
+	if _, err := v.VerifySeal(rs.good); err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := v.VerifySeal(rs.good); err != nil {
 			b.Fatal(err)
 		}
 	}

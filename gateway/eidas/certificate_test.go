@@ -105,7 +105,7 @@ func TestParseCertificate(t *testing.T) {
 		{"raw base64 followed by PEM", b64 + "\n" + pemText, false},
 		{"two DER certificates concatenated", base64.StdEncoding.EncodeToString(append(append([]byte{}, der...), other.Raw...)), false},
 		{"DER with trailing byte", base64.StdEncoding.EncodeToString(append(append([]byte{}, der...), 0)), false},
-		{"URL-safe alphabet", base64.URLEncoding.EncodeToString(der), strings.IndexAny(b64, "+/") < 0},
+		{"URL-safe alphabet", base64.URLEncoding.EncodeToString(der), !strings.ContainsAny(b64, "+/")},
 		{"not base64", "%%%" + b64, false},
 		{"base64 of garbage", base64.StdEncoding.EncodeToString([]byte("hello world, not a cert")), false},
 		{"over 16 KiB", b64 + strings.Repeat(" ", MaxCertificateHeaderSize-len(b64)+1), false},

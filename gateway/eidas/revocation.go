@@ -87,8 +87,9 @@ func crlIssuer(crl *x509.RevocationList, issuers []*x509.Certificate) *x509.Cert
 
 // Revoked reports whether cert's serial is listed in a CRL of issuer (same
 // subject and key). A certificate whose issuer has no loaded CRL is not
-// revoked. It returns an error when cert was not issued by issuer or when a
-// matching CRL is past its nextUpdate, since its answer is then stale.
+// revoked. It returns an error when cert was not issued by issuer, or when
+// a matching CRL that does not list cert is past its nextUpdate, since its
+// "good" is then stale; a revocation it lists still counts.
 func (c *CRLChecker) Revoked(cert, issuer *x509.Certificate) (bool, error) {
 	if !bytes.Equal(cert.RawIssuer, issuer.RawSubject) {
 		return false, errors.New("eidas: CRL check: certificate issuer name does not match the issuer's subject")
@@ -103,11 +104,12 @@ func (c *CRLChecker) Revoked(cert, issuer *x509.Certificate) (bool, error) {
 		if !bytes.Equal(l.issuerSubject, issuer.RawSubject) || !bytes.Equal(l.issuerKey, issuer.RawSubjectPublicKeyInfo) {
 			continue
 		}
+		if _, ok := l.serials[string(serial)]; ok {
+			// Even a stale CRL proves a revocation it lists.
+			return true, nil
+		}
 		if !l.nextUpdate.IsZero() && now.After(l.nextUpdate) {
 			return false, fmt.Errorf("eidas: CRL of %q is stale since %s", issuer.Subject.CommonName, l.nextUpdate.UTC().Format(time.RFC3339))
-		}
-		if _, ok := l.serials[string(serial)]; ok {
-			return true, nil
 		}
 	}
 	return false, nil

@@ -62,6 +62,7 @@ func TestCRLCheckerRevoked(t *testing.T) {
 		{name: "same name, other key", cert: p.TPP("untrusted").Seal.Certificate, issuer: p.Impostor.Certificate},
 		{name: "issuer mismatch", cert: p.TPP("revoked").Seal.Certificate, issuer: p.Root.Certificate, wantErr: "does not match"},
 		{name: "stale CRL", cert: p.TPP("tpp").Seal.Certificate, issuer: p.Issuing.Certificate, now: p.CRL.NextUpdate.Add(time.Second), wantErr: "stale"},
+		{name: "stale CRL still proves a revocation", cert: p.TPP("revoked").Seal.Certificate, issuer: p.Issuing.Certificate, now: p.CRL.NextUpdate.Add(time.Second), want: true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
