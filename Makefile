@@ -59,7 +59,7 @@ bench: build
 # Soak: 10 minutes of mixed signed traffic; resident memory and goroutines
 # must stay flat (OBGW_SOAK_DURATION shortens it).
 soak:
-	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 30m -v ./integration/ | grep -E 'rss=|requests|PASS|FAIL|ok'
+	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 30m -v ./integration/ | grep -E 'soak_test|^(--- |PASS|FAIL|ok)'
 
 # Regenerate the committed test PKI (testdata/pki).
 testpki: build

@@ -87,8 +87,11 @@ func TestSoak(t *testing.T) {
 		t.Errorf("%d requests answered 5xx", failed.Load())
 	}
 	if len(curve) >= 3 {
-		base, last := curve[1], curve[len(curve)-1] // after warm-up
-		if float64(last.rssKiB) > 1.5*float64(base.rssKiB) {
+		// The heap grows to its working size in the first minutes (GC
+		// targets, caches, connection buffers); flat means the second half
+		// of the run does not keep growing.
+		base, last := curve[len(curve)/2], curve[len(curve)-1]
+		if float64(last.rssKiB) > 1.25*float64(base.rssKiB) {
 			t.Errorf("RSS grew from %d to %d KiB", base.rssKiB, last.rssKiB)
 		}
 		if last.goroutines > base.goroutines+50 {
