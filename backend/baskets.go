@@ -136,6 +136,24 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	return nil
 }
 
+// basketState returns the TPP's basket of the path, its payments and its
+// status: CANC once cancelled, else the worst case of its payments.
+func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Basket, []*store.Payment, string, *bgerror.Error) {
+	b, e := s.basketOf(r, c)
+	if e != nil {
+		return nil, nil, "", e
+	}
+	ps, e := s.basketPayments(r, b)
+	if e != nil {
+		return nil, nil, "", e
+	}
+	st := b.Status
+	if st != "CANC" {
+		st = basketStatus(ps)
+	}
+	return b, ps, st, nil
+}
+
 func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
 	b, err := s.cfg.Store.GetBasket(r.Context(), r.PathValue("basketId"))
 	if err != nil {
@@ -149,21 +167,17 @@ func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket
 
 func (s *Server) getBasket(statusOnly bool) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		b, e := s.basketOf(r, c)
-		if e != nil {
-			return e
-		}
 		if statusOnly {
-			ps, e := s.basketPayments(r, b)
+			_, _, st, e := s.basketState(r, c)
 			if e != nil {
 				return e
 			}
-			st := b.Status
-			if st != "CANC" {
-				st = basketStatus(ps)
-			}
 			writeJSON(w, http.StatusOK, map[string]string{"transactionStatus": st})
 			return nil
+		}
+		b, e := s.basketOf(r, c)
+		if e != nil {
+			return e
 		}
 		return s.answerBasket(w, r, c, b, http.StatusOK)
 	}
@@ -172,15 +186,11 @@ func (s *Server) getBasket(statusOnly bool) func(http.ResponseWriter, *http.Requ
 // deleteBasket cancels a basket nobody has authorised yet; its payments
 // stay and can be authorised on their own.
 func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-	b, e := s.basketOf(r, c)
+	b, _, st, e := s.basketState(r, c)
 	if e != nil {
 		return e
 	}
-	ps, e := s.basketPayments(r, b)
-	if e != nil {
-		return e
-	}
-	if b.Status == "CANC" || basketStatus(ps) != StatusReceived {
+	if st != StatusReceived {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is authorised or cancelled already")
 	}
 	from := b.Status
@@ -193,15 +203,11 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 }
 
 func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-	b, e := s.basketOf(r, c)
+	b, _, st, e := s.basketState(r, c)
 	if e != nil {
 		return e
 	}
-	ps, e := s.basketPayments(r, b)
-	if e != nil {
-		return e
-	}
-	if b.Status == "CANC" || basketStatus(ps) != StatusReceived {
+	if st != StatusReceived {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the basket needs no authorisation")
 	}
 	f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)

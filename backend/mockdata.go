@@ -228,13 +228,18 @@ func (s *Server) getMockAccount(kind store.AccountKind) func(http.ResponseWriter
 		if e != nil {
 			return e
 		}
-		m, err := s.mockAccountJSON(r.Context(), a)
-		if err != nil {
-			return storeError(err, "the account")
-		}
-		writeJSON(w, http.StatusOK, m)
-		return nil
+		return s.writeMockAccount(w, r, a)
 	}
+}
+
+// writeMockAccount answers with the mock account as it now stands.
+func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *store.Account) *bgerror.Error {
+	m, err := s.mockAccountJSON(r.Context(), a)
+	if err != nil {
+		return storeError(err, "the account")
+	}
+	writeJSON(w, http.StatusOK, m)
+	return nil
 }
 
 // putMockBalances replaces an account's balances: the body is
@@ -261,12 +266,7 @@ func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWrite
 		if err := s.cfg.Store.SetBalances(r.Context(), a.ID, balancesOf(in, s.cfg.Now())); err != nil {
 			return storeError(err, "the balances")
 		}
-		m, err := s.mockAccountJSON(r.Context(), a)
-		if err != nil {
-			return storeError(err, "the account")
-		}
-		writeJSON(w, http.StatusOK, m)
-		return nil
+		return s.writeMockAccount(w, r, a)
 	}
 }
 
