@@ -12,6 +12,7 @@ import (
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway/eidas"
+	"github.com/obgw/obgw/gateway/signature"
 )
 
 // oidQCStatements is id-pe-qcStatements (RFC 3739).
@@ -25,13 +26,18 @@ const negativeCertTTL = time.Minute
 // certEntry is a cached certificate verdict.
 type certEntry struct {
 	identity       *eidas.Identity // nil when the certificate is unusable
-	publicKey      *rsa.PublicKey
+	key            *signature.Key // nil when the key is not usable RSA
 	fingerprintHex string
 	err            *bgerror.Error // the verdict when it failed
 	expires        time.Time
 	// keyID is the last keyId string seen to identify this certificate, so
 	// the common case of one TPP sending the same keyId skips DN parsing.
 	keyID atomic.Pointer[string]
+
+	// revocationUnknown marks a certificate that verified except for its
+	// revocation status, which could not be established (err is then
+	// SERVICE_UNAVAILABLE and identity the verified one).
+	revocationUnknown bool
 }
 
 // certificate returns the verified certificate of the request. Verified
@@ -81,12 +87,19 @@ func (v *Verifier) verifyCertificate(der []byte, fp [32]byte, now time.Time) *ce
 		e.err = certError(err)
 		return e
 	}
-	e.publicKey, _ = cert.PublicKey.(*rsa.PublicKey)
+	if pub, ok := cert.PublicKey.(*rsa.PublicKey); ok {
+		e.key, _ = signature.NewKey(pub)
+	}
 	id, err := v.cfg.Certificates.VerifySeal(cert)
 	if err != nil {
 		e.err = certError(err)
 		if eidas.KindOf(err) == eidas.KindUnavailable {
 			e.expires = now // an outage is not a verdict: ask again next time
+			// Verified but for revocation: on_error ocsp decides.
+			if id != nil {
+				e.identity, e.revocationUnknown = id, true
+				return e
+			}
 		}
 		e.identity = unverifiedIdentity(cert)
 		return e

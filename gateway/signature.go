@@ -37,8 +37,8 @@ func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
 	if err := signature.CheckCoverage(params.Headers, r.Header, p.RequireRequestTarget); err != nil {
 		return sigInvalid(err.Error())
 	}
-	if e.publicKey == nil {
-		return sigInvalid("the certificate key is not RSA; rsa-sha256 needs an RSA key")
+	if e.key == nil {
+		return sigInvalid("the certificate key is not a usable RSA key; rsa-sha256 needs one")
 	}
 	bp := signingStringPool.Get().(*[]byte)
 	defer signingStringPool.Put(bp)
@@ -47,7 +47,7 @@ func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
 	if err != nil {
 		return sigInvalid(err.Error())
 	}
-	if err := signature.Verify(e.publicKey, ss, params.Signature); err != nil {
+	if err := e.key.Verify(ss, params.Signature); err != nil {
 		return sigInvalid("the signature does not verify with the key of TPP-Signature-Certificate over the headers listed")
 	}
 	return nil

@@ -4,10 +4,15 @@ import (
 	"bytes"
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/go-jose/go-jose/v4"
 )
 
 func sample() Context {
@@ -92,5 +97,61 @@ func BenchmarkIssueHS256(b *testing.B) {
 		if _, err := iss.Issue(c, now); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// The issuer writes the compact form itself; go-jose, the only parser,
+// must read exactly the header and claims that were meant, from many
+// goroutines at once (the MACs are pooled).
+func TestIssuedFormParsedByGoJose(t *testing.T) {
+	key := bytes.Repeat([]byte{9}, 32)
+	iss, _ := NewIssuer(key)
+	now := time.Unix(1_800_000_000, 0)
+	var wg sync.WaitGroup
+	errs := make(chan error, 64)
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := 0; n < 200; n++ {
+				c := sample()
+				c.RequestID = fmt.Sprintf("req-%d-%d", g, n)
+				tok, err := iss.Issue(c, now)
+				if err != nil {
+					errs <- err
+					return
+				}
+				jws, err := jose.ParseSignedCompact(tok, []jose.SignatureAlgorithm{jose.HS256})
+				if err != nil {
+					errs <- err
+					return
+				}
+				if h := jws.Signatures[0].Protected; h.Algorithm != "HS256" || h.KeyID != "" || len(h.ExtraHeaders) != 0 {
+					errs <- fmt.Errorf("protected header %+v", h)
+					return
+				}
+				payload, err := jws.Verify(key)
+				if err != nil {
+					errs <- err
+					return
+				}
+				var got Context
+				if err := json.Unmarshal(payload, &got); err != nil || got.RequestID != c.RequestID || got.IssuedAt != now.Unix() || got.Expiry != now.Add(Lifetime).Unix() {
+					errs <- fmt.Errorf("claims %s: %v", payload, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+}
+
+func TestEd25519KeyOfWrongSizeRefused(t *testing.T) {
+	if _, err := NewIssuer(ed25519.PrivateKey(make([]byte, 10))); err == nil {
+		t.Fatal("short Ed25519 key accepted")
 	}
 }
