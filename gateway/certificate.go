@@ -26,7 +26,7 @@ const negativeCertTTL = time.Minute
 // certEntry is a cached certificate verdict.
 type certEntry struct {
 	identity       *eidas.Identity // nil when the certificate is unusable
-	key            *signature.Key // nil when the key is not usable RSA
+	key            *signature.Key  // nil when the key is not usable RSA
 	fingerprintHex string
 	err            *bgerror.Error // the verdict when it failed
 	expires        time.Time
