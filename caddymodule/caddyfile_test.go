@@ -29,6 +29,7 @@ func TestUnmarshalVerify(t *testing.T) {
 		max_body 64KiB
 		mode signature report_only
 		on_error registry allow
+		on_error ocsp allow
 		redirect_http_localhost
 	}`)
 	v := new(Verify)
@@ -48,7 +49,7 @@ func TestUnmarshalVerify(t *testing.T) {
 	if p.Modes[gateway.CheckSignature] != gateway.ModeReportOnly || p.Modes[gateway.CheckDigest] != gateway.ModeEnforce {
 		t.Fatalf("modes %v", p.Modes)
 	}
-	if p.RegistryOnError != gateway.OnErrorAllow || p.ReplayOnError != gateway.OnErrorDeny {
+	if p.RegistryOnError != gateway.OnErrorAllow || p.ReplayOnError != gateway.OnErrorDeny || p.OCSPOnError != gateway.OnErrorAllow {
 		t.Fatal("on_error")
 	}
 	if v.MaxBody != 64<<10 {
@@ -66,6 +67,7 @@ func TestVerifyConfigErrors(t *testing.T) {
 		`obgw_verify { mode signature loud }`,
 		`obgw_verify { on_error registry ignore }`,
 		`obgw_verify { on_error database allow }`,
+		`obgw_verify { on_error ocsp maybe }`,
 	} {
 		v := new(Verify)
 		err := v.UnmarshalCaddyfile(caddyfile.NewTestDispenser(src))

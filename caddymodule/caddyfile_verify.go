@@ -28,7 +28,7 @@ func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    qwac                     required|optional
 //	    max_body                 <size>
 //	    mode                     <check> enforce|report_only
-//	    on_error                 registry|replay|limit deny|allow
+//	    on_error                 registry|replay|limit|ocsp deny|allow
 //	    limit                    balances|transactions [<resource placeholder>]
 //	    redirect_http_localhost
 //	}

@@ -57,7 +57,9 @@ type Verify struct {
 	// signature, digest, replay.
 	Modes map[string]string `json:"modes,omitempty"`
 	// OnError sets what happens when a dependency fails: "deny" (default,
-	// 503) or "allow". Keys: registry, replay.
+	// 503) or "allow". Keys: registry, replay, limit, ocsp (the revocation
+	// status of the TPP's certificates cannot be established; a revoked
+	// certificate is refused either way).
 	OnError map[string]string `json:"on_error,omitempty"`
 	// RedirectHTTPLocalhost accepts http://localhost TPP-Redirect-URIs in a
 	// sandbox deployment; production ignores it.
@@ -173,8 +175,10 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 			p.ReplayOnError = o
 		case "limit":
 			p.LimitOnError = o
+		case "ocsp":
+			p.OCSPOnError = o
 		default:
-			return p, fmt.Errorf("obgw_verify: on_error applies to registry, replay or limit, not %q", name)
+			return p, fmt.Errorf("obgw_verify: on_error applies to registry, replay, limit or ocsp, not %q", name)
 		}
 	}
 	return p, nil

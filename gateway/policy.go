@@ -32,4 +32,9 @@ type Policy struct {
 	LimitKind string
 	// LimitOnError applies when the limit store cannot be asked.
 	LimitOnError OnError
+	// OCSPOnError applies when the revocation status of a TPP certificate
+	// (QSealC or QWAC) cannot be established: neither the OCSP responder
+	// nor the CRL fallback answers, or the CRL file is stale. A
+	// certificate known to be revoked is refused whatever it says.
+	OCSPOnError OnError
 }

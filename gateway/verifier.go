@@ -209,7 +209,9 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 
 	// 3. Certificate (cached).
 	entry, e := v.certificate(h, now)
-	if e != nil {
+	if e != nil && entry.revocationAllowed(p) {
+		o.allowRevocationUnknown(CheckCertificate)
+	} else if e != nil {
 		if o.fail(p, CheckCertificate, e) {
 			return
 		}
@@ -253,14 +255,14 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	k.lap(CheckRole) // register and role
 
 	// 7. QWAC over mTLS.
-	if e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
+	if d, e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
 		if o.fail(p, CheckQWAC, e) {
 			return
 		}
-	} else if r.ClientCertificate == nil {
-		o.Decisions[CheckQWAC] = DecisionSkip
+	} else if d == DecisionErrorAllowed {
+		o.allowRevocationUnknown(CheckQWAC)
 	} else {
-		o.Decisions[CheckQWAC] = DecisionPass
+		o.Decisions[CheckQWAC] = d
 	}
 
 	k.lap(CheckQWAC)

@@ -3,6 +3,7 @@ package eidas
 import (
 	"crypto/x509"
 	"encoding/pem"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -94,4 +95,39 @@ func TestVerifyStaleCRLFailsClosed(t *testing.T) {
 	v := &Verifier{Roots: p.QTSPPool(), Intermediates: p.IntermediatePool(), Revocation: c}
 	_, err = v.VerifySeal(p.TPP("tpp").Seal.Certificate)
 	assertRejected(t, err, KindUnavailable, "cannot be checked")
+}
+
+// outageChecker cannot tell the status of end-entity certificates (the
+// responder is down) and answers caRevoked for CA certificates.
+type outageChecker struct{ caRevoked bool }
+
+func (c outageChecker) Revoked(cert, _ *x509.Certificate) (bool, error) {
+	if !cert.IsCA {
+		return false, errors.New("OCSP responder unreachable; CRL distribution point unreachable")
+	}
+	return c.caRevoked, nil
+}
+
+// TestVerifyRevocationUnknown: a certificate whose status cannot be
+// established is rejected as KindUnavailable but keeps its verified
+// identity, for on_error policies; a revoked CA further up the chain still
+// makes it KindRevoked, without an identity.
+func TestVerifyRevocationUnknown(t *testing.T) {
+	p := testPKI(t)
+	tpp := mustTPP(t, p, "tpp")
+	v := &Verifier{Roots: p.QTSPPool(), Intermediates: p.IntermediatePool(), Revocation: outageChecker{}}
+	id, err := v.VerifySeal(tpp.Seal.Certificate)
+	assertRejected(t, err, KindUnavailable, "cannot be checked")
+	if id == nil || id.OrganizationIdentifier != tpp.OrganizationIdentifier || len(id.Roles) == 0 || id.Certificate != tpp.Seal.Certificate {
+		t.Fatalf("identity %+v", id)
+	}
+	if id, err := v.VerifyWeb(tpp.Web.Certificate); KindOf(err) != KindUnavailable || id == nil {
+		t.Fatalf("QWAC: %v %v", id, err)
+	}
+	v.Revocation = outageChecker{caRevoked: true}
+	id, err = v.VerifySeal(tpp.Seal.Certificate)
+	assertRejected(t, err, KindRevoked, "CA in the")
+	if id != nil {
+		t.Fatal("identity returned for a revoked chain")
+	}
 }

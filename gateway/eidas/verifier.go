@@ -87,6 +87,12 @@ var (
 // statement, an organizationIdentifier PSD<CC>-<NCA>-<number> whose prefix
 // equals the NCA id, a chain to Roots (any extended key usage, since QSealCs
 // often have none), and revocation. Errors are *Error.
+//
+// When everything but the revocation status verified and that status
+// cannot be established (an outage: KindUnavailable), the Identity is
+// returned together with the error, so that a caller whose policy accepts
+// an unknown revocation status can go on. A revocation anywhere in the
+// chain is KindRevoked and returns no Identity.
 func (v *Verifier) VerifySeal(c *x509.Certificate) (*Identity, error) {
 	return v.verify(c, &sealProfile)
 }
@@ -166,9 +172,13 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 		return nil, chainError(p, err)
 	}
 	chain := chains[0]
+	var unknown error // revocation status unknown: returned with the identity
 	if v.Revocation != nil {
 		if err := v.checkRevocation(p, chain); err != nil {
-			return nil, err
+			if KindOf(err) != KindUnavailable {
+				return nil, err
+			}
+			unknown = err
 		}
 	}
 
@@ -190,16 +200,22 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 			id.NotAfter = ca.NotAfter
 		}
 	}
-	return id, nil
+	return id, unknown
 }
 
 // checkRevocation asks the checker about each certificate of the chain
-// except the anchor, passing the next certificate as its issuer.
+// except the anchor, passing the next certificate as its issuer. A status
+// that cannot be established does not stop it: a revocation further up
+// the chain still wins over KindUnavailable.
 func (v *Verifier) checkRevocation(p *profile, chain []*x509.Certificate) error {
+	var unknown error
 	for i := 0; i+1 < len(chain); i++ {
 		revoked, err := v.Revocation.Revoked(chain[i], chain[i+1])
 		if err != nil {
-			return &Error{Kind: KindUnavailable, Reason: "revocation status of the " + p.name + " cannot be checked now; retry later", Err: err}
+			if unknown == nil {
+				unknown = &Error{Kind: KindUnavailable, Reason: "revocation status of the " + p.name + " cannot be checked now; retry later", Err: err}
+			}
+			continue
 		}
 		if revoked {
 			if i == 0 {
@@ -208,7 +224,7 @@ func (v *Verifier) checkRevocation(p *profile, chain []*x509.Certificate) error 
 			return &Error{Kind: KindRevoked, Reason: "a CA in the " + p.name + "'s chain is revoked; obtain a certificate from a valid CA"}
 		}
 	}
-	return nil
+	return unknown
 }
 
 // certificateQCStatements parses the certificate's qcStatements extension.
