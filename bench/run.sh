@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # make bench: stock Caddy and obgw side by side on this machine, with the
-# same pre-signed requests, then a table of ratios. Raw numbers go to
-# bench/results/<timestamp>.json. DURATION and CONNS tune the runs.
+# same pre-signed requests, then obgw as shipped serving pages of 200
+# transactions from its in-process backend, then a table of ratios. Raw
+# numbers go to bench/results/<timestamp>.json. DURATION and CONNS tune the
+# runs. Exits non-zero when the transactions scenario cannot be set up or
+# gets errors, after printing the table of what did run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 DURATION=${DURATION:-10s}
@@ -55,6 +58,48 @@ run_server_enforced() {
 }
 run_server_enforced
 
+# Scenario 3: the shipped Caddyfile and policies/*.caddy, unchanged (every
+# check enforced, replay included; replay and the PSU-not-present limit in
+# memory, no Redis), sandbox environment, the in-process backend on SQLite
+# in a fresh data directory. setup-transactions creates a sandbox PSU with
+# an account of 1000 booked transactions, a consent and its SCA on the mock
+# SCA page; then GET /v1/accounts/{id}/transactions?bookingStatus=booked&
+# limit=200 with PSU-ID, TPP-Session-ID and PSU-IP-Address (PSU present, so
+# the 4-a-day limit does not apply). Replay being enforced, obgw-load -once
+# sends each pre-signed request once, signing them all before the clock
+# starts; its one-second warm-up sizes the pool.
+run_transactions() {
+	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess \
+		OBGW_DATA_DIR="$tmp/data" OBGW_DATABASE_URL= OBGW_REDIS_URL= OBGW_OCSP=off \
+		bin/obgw run --config Caddyfile --adapter caddyfile >"$tmp/transactions.log" 2>&1 &
+	local pid=$! setup k v account='' psu='' session='' ok=0
+	pids+=($pid)
+	if (wait_port) && setup=$(bin/obgw-load setup-transactions -base "https://localhost:$PORT"); then
+		while IFS='=' read -r k v; do
+			case $k in
+			ACCOUNT_ID) account=$v ;;
+			PSU_ID) psu=$v ;;
+			TPP_SESSION_ID) session=$v ;;
+			esac
+		done <<<"$setup"
+		local path="v1/accounts/$account/transactions?bookingStatus=booked&limit=200"
+		local args=(-once -pool 0 -H "PSU-ID: $psu" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
+		if [[ -n $account && -n $psu && -n $session ]] &&
+			load "obgw transactions" "$path" "$CONNS" "$DURATION" "${args[@]}" &&
+			load "obgw transactions 1conn" "$path" 1 "$DURATION" "${args[@]}"; then
+			ok=1
+		fi
+	fi
+	if ((!ok)); then
+		echo "bench: the transactions scenario failed; last lines of the server log:" >&2
+		tail -n 5 "$tmp/transactions.log" | cut -c1-400 >&2
+	fi
+	kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null || true
+	((ok))
+}
+status=0
+run_transactions || status=1
+
 python3 - "$tmp/results.jsonl" "$out" <<'PY'
 import json, sys, platform, os
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -68,6 +113,9 @@ summary = {
   "added_p99_us_1conn": by["obgw respond 1conn"]["p99_us"] - by["stock respond 1conn"]["p99_us"],
   "runs": rows,
 }
+for key, label in (("transactions", "obgw transactions"), ("transactions_1conn", "obgw transactions 1conn")):
+    r = by.get(label)
+    summary[key] = {"rps": r["rps"], "p99_us": r["p99_us"], "errors": r["errors"]} if r else None
 json.dump(summary, open(sys.argv[2], "w"), indent=2)
 print(f"{'run':32} {'req/s':>9} {'p50 us':>8} {'p99 us':>8} {'p99.9 us':>9} {'errors':>7}")
 for r in rows:
@@ -76,6 +124,16 @@ print()
 print(f"respond ratio obgw/stock: {summary['respond_ratio']:.2f} (target >= 0.60)")
 print(f"proxy   ratio obgw/stock: {summary['proxy_ratio']:.2f} (target >= 0.85)")
 print(f"1 connection: added p50 {summary['added_p50_us_1conn']:.0f} us (target <= 50), added p99 {summary['added_p99_us_1conn']:.0f} us (target <= 300)")
+tx, tx1 = summary["transactions"], summary["transactions_1conn"]
+if tx and tx1:
+    print(f"transactions, page of 200 (shipped Caddyfile, SQLite): {tx['rps']:.0f} req/s p99 {tx['p99_us']/1000:.1f} ms; 1 connection {tx1['rps']:.0f} req/s p99 {tx1['p99_us']/1000:.1f} ms")
+else:
+    print("transactions, page of 200: FAILED (see above)")
 print(f"raw numbers: {sys.argv[2]}")
 import shutil; shutil.copy(sys.argv[2], os.path.join(os.path.dirname(sys.argv[2]), "latest.json"))
+bad = [r for r in rows if r["label"].startswith("obgw transactions") and r["errors"]]
+for r in bad:
+    print(f"ERROR: {r['label']}: {r['errors']} of {r['requests']} requests failed, first: {r.get('first_error')}", file=sys.stderr)
+sys.exit(1 if bad else 0)
 PY
+exit $status
