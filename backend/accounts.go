@@ -334,14 +334,56 @@ func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWrit
 		}
 		links := pageLinks(collection(kind)+"/"+acc.ID+"/transactions", r.URL.Query(), tq.filter, total)
 		links["account"] = get(collection(kind) + "/" + acc.ID)
-		list := map[string]any{"booked": booked, "pending": pending, "_links": links}
+		accountKey, listKey := "account", "transactions"
 		if kind == store.KindCardAccount {
-			writeJSON(w, http.StatusOK, map[string]any{"cardAccount": reference(acc), "cardTransactions": list})
-		} else {
-			writeJSON(w, http.StatusOK, map[string]any{"account": reference(acc), "transactions": list})
+			accountKey, listKey = "cardAccount", "cardTransactions"
 		}
+		writeTransactionsPage(w, accountKey, reference(acc), listKey, links, booked, pending)
 		return nil
 	}
+}
+
+// writeTransactionsPage answers {accountKey: ref, listKey: {"_links",
+// "booked", "pending"}}, the document json.Marshal would make of those
+// maps, but with each transaction's MarshalJSON output appended as it is:
+// encoding/json re-scans every Marshaler's output to compact it, which was
+// a third of the CPU of a page of 200 transactions.
+func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, listKey string, links any, booked, pending []transactionOut) {
+	fail := func() { bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built").Write(w) }
+	head, err := json.Marshal(map[string]any{accountKey: ref})
+	if err != nil {
+		fail()
+		return
+	}
+	linksJSON, err := json.Marshal(links)
+	if err != nil {
+		fail()
+		return
+	}
+	buf := make([]byte, 0, len(head)+len(linksJSON)+64+512*(len(booked)+len(pending)))
+	buf = append(buf, head[:len(head)-1]...)
+	buf = append(buf, `,"`+listKey+`":{"_links":`...)
+	buf = append(buf, linksJSON...)
+	for _, part := range []struct {
+		key  string
+		list []transactionOut
+	}{{`,"booked":[`, booked}, {`,"pending":[`, pending}} {
+		buf = append(buf, part.key...)
+		for i := range part.list {
+			if i > 0 {
+				buf = append(buf, ',')
+			}
+			t, err := part.list[i].MarshalJSON()
+			if err != nil {
+				fail()
+				return
+			}
+			buf = append(buf, t...)
+		}
+		buf = append(buf, ']')
+	}
+	buf = append(buf, "}}"...)
+	writeJSONBytes(w, http.StatusOK, buf)
 }
 
 // pageLinks returns first, previous, next and last links of a booked

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"encoding/json"
+	"net/http/httptest"
 	"net/url"
 	"strings"
 	"testing"
@@ -52,5 +53,48 @@ func TestPageLinks(t *testing.T) {
 	}
 	if _, ok := l["previous"]; ok {
 		t.Error("previous link on the first page")
+	}
+}
+
+// The page is written by hand; it must be the document json.Marshal makes
+// of the same maps, byte for byte (details as stored: written by
+// json.Marshal, so already escaped).
+func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
+	txs := []store.Transaction{
+		{ID: "enc!!t1", Booked: true, Amount: -12345, Currency: "NOK", BookingDate: "2026-11-01", ValueDate: "2026-11-02",
+			Details: json.RawMessage(`{"remittanceInformationUnstructured":"Faktura \u003c3 \u0026 co","creditorName":"A"}`)},
+		{ID: "enc!!t2", Booked: true, Amount: 100, Currency: "NOK", BookingDate: "2026-11-03", ValueDate: "2026-11-03",
+			Details: json.RawMessage(`{"transactionId":"forged","x":2}`)},
+		{ID: "enc!!t3", Amount: 5, Currency: "EUR", ValueDate: "2026-11-04"},
+	}
+	acc := &store.Account{ID: "enc!!a1", Currency: "NOK", IBAN: "NO9386011117947"}
+	for _, kind := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
+		var booked, pending []transactionOut
+		pending = []transactionOut{}
+		for i := range txs {
+			j := transactionJSON(&txs[i], kind)
+			if txs[i].Booked {
+				j.Links = map[string]link{"transactionDetails": get("/v1/accounts/a/transactions/" + txs[i].ID)}
+				booked = append(booked, j)
+			} else {
+				pending = append(pending, j)
+			}
+		}
+		for _, pend := range [][]transactionOut{pending, {}} {
+			links := map[string]link{"account": get("/v1/accounts/a"), "next": get("/v1/accounts/a/transactions?offset=2")}
+			list := map[string]any{"booked": booked, "pending": pend, "_links": links}
+			want, err := json.Marshal(map[string]any{"account": reference(acc), "transactions": list})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec := httptest.NewRecorder()
+			writeTransactionsPage(rec, "account", reference(acc), "transactions", links, booked, pend)
+			if rec.Body.String() != string(want) {
+				t.Fatalf("kind %v:\n got %s\nwant %s", kind, rec.Body, want)
+			}
+			if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
+				t.Fatalf("%d %v", rec.Code, rec.Header())
+			}
+		}
 	}
 }

@@ -25,6 +25,11 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 		bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built").Write(w)
 		return
 	}
+	writeJSONBytes(w, status, out)
+}
+
+// writeJSONBytes answers status with out, a JSON document.
+func writeJSONBytes(w http.ResponseWriter, status int, out []byte) {
 	h := w.Header()
 	h.Set("Content-Type", "application/json")
 	h.Set("Content-Length", strconv.Itoa(len(out)))
