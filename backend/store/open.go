@@ -31,11 +31,14 @@ type Options struct {
 
 // sqliteParams are appended to every SQLite location: WAL so readers do not
 // block the writer, a busy timeout so a writer waits for its turn rather than
-// failing, foreign keys for the cascades, and BEGIN IMMEDIATE so a
-// transaction takes the write lock up front instead of failing with
-// SQLITE_BUSY when it upgrades from reading to writing.
+// failing, foreign keys for the cascades, BEGIN IMMEDIATE so a transaction
+// takes the write lock up front instead of failing with SQLITE_BUSY when it
+// upgrades from reading to writing, and the automatic checkpoint moved from
+// 1000 to 10000 pages: a backstop, the background checkpoints (see
+// walCheckpointer) copy the log long before.
 const sqliteParams = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)" +
-	"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate"
+	"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
+	"&_pragma=wal_autocheckpoint(10000)"
 
 // location is where a store lives, as parsed from Open's URL.
 type location struct {
@@ -136,6 +139,9 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 	if err := s.migrate(ctx, schema); err != nil {
 		db.Close()
 		return nil, err
+	}
+	if loc.dialect == sqliteDialect && !isMemory(loc.target) {
+		s.checkpoints = startWALCheckpoints(db, walCheckpointInterval)
 	}
 	return s, nil
 }

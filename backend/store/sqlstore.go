@@ -22,6 +22,9 @@ type sqlStore struct {
 	now func() time.Time
 	// closed is set by Close, so later calls fail with ErrUnavailable.
 	closed atomic.Bool
+	// checkpoints copies a file-backed SQLite store's write-ahead log in
+	// the background; nil otherwise.
+	checkpoints *walCheckpointer
 }
 
 var _ Store = (*sqlStore)(nil)
@@ -38,7 +41,12 @@ func (s *sqlStore) Close() error {
 	if s.tx != nil {
 		return nil
 	}
-	s.closed.Store(true)
+	if s.closed.Swap(true) {
+		return nil
+	}
+	if s.checkpoints != nil {
+		s.checkpoints.Stop()
+	}
 	return s.db.Close()
 }
 
