@@ -31,7 +31,8 @@ vet:
 # formatted as `caddy fmt` wants.
 validate: build
 	$(BIN) validate --config Caddyfile --adapter caddyfile 2>&1 | tail -n 1
-	@for f in Caddyfile policies/*.caddy integration/testdata/*.Caddyfile; do \
+	OBGW_BACKEND=proxy $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1 | tail -n 1
+	@for f in Caddyfile policies/*.caddy integration/testdata/*.Caddyfile testdata/split/*.Caddyfile; do \
 	  out=$$($(BIN) fmt --diff $$f 2>&1) || { echo "$$f is not caddy-formatted:"; echo "$$out"; exit 1; }; \
 	done; echo "caddy fmt: clean"
 
@@ -63,7 +64,7 @@ soak:
 
 # Regenerate the committed test PKI (testdata/pki).
 testpki: build
-	$(BIN) testpki -out testdata/pki
+	$(BIN) testpki --out testdata/pki
 
 clean:
 	rm -rf bin

@@ -1,9 +1,9 @@
 package integration
 
 import (
+	"crypto/tls"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -11,11 +11,13 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store/storetest"
+	"github.com/obgw/obgw/testpki"
 )
 
 // databaseEnv returns the environment that points a gateway at a fresh
@@ -208,21 +210,41 @@ func journey(t *testing.T, g *gateway) {
 }
 
 // TestSplitDeployment runs the gateway and a backend-only process, as a
-// bank would across two hosts, and the same journey through both.
+// bank would across two hosts, and the same journey through both, over
+// mutual TLS: the gateway verifies the backend's certificate against
+// OBGW_BACKEND_CA and presents its client certificate, which the backend
+// requires.
 func TestSplitDeployment(t *testing.T) {
 	port := freePort(t)
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("s", 32)))
 	env := append(databaseEnv(t, "sqlite"), "OBGW_CONTEXT_KEY="+key)
 	startBackend(t, "testdata/split/backend.Caddyfile", port, env...)
-	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=proxy", fmt.Sprintf("OBGW_BACKEND_URL=127.0.0.1:%d", port), "OBGW_CONTEXT_KEY="+key)
+	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL="+backendURL(port), "OBGW_CONTEXT_KEY="+key)
 	journey(t, g)
 
-	// The backend refuses a request that did not come through a gateway
-	// holding the key, even with a forged context header.
-	req, _ := http.NewRequest("GET", fmt.Sprintf("http://127.0.0.1:%d/v1/accounts", port), nil)
-	req.Header.Set("X-Request-ID", uuid.NewString())
-	req.Header.Set("X-Obgw-Context", "eyJhbGciOiJIUzI1NiJ9.eyJ0cHAiOiJQU0ROTy1GU0EtOTg3NjU0MzIxIn0.AAAA")
-	resp, err := http.DefaultClient.Do(req)
+	// Straight to the backend: without a client certificate from the
+	// gateway CA the TLS handshake fails (the tpp QWAC is not one)...
+	direct := func(clientCert *testpki.KeyPair) (*http.Response, error) {
+		req, _ := http.NewRequest("GET", backendURL(port)+"/v1/accounts", nil)
+		req.Header.Set("X-Request-ID", uuid.NewString())
+		req.Header.Set("X-Obgw-Context", "eyJhbGciOiJIUzI1NiJ9.eyJ0cHAiOiJQU0ROTy1GU0EtOTg3NjU0MzIxIn0.AAAA")
+		cfg := &tls.Config{RootCAs: tlsRoots}
+		if clientCert != nil {
+			cfg.Certificates = []tls.Certificate{clientCert.TLSCertificate()}
+		}
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg}}
+		defer c.CloseIdleConnections()
+		return c.Do(req)
+	}
+	for name, cert := range map[string]*testpki.KeyPair{"none": nil, "tpp QWAC": pki.TPP("tpp").Web} {
+		if resp, err := direct(cert); err == nil {
+			resp.Body.Close()
+			t.Fatalf("backend accepted a client with certificate %s: %d", name, resp.StatusCode)
+		}
+	}
+	// ...and with the gateway's certificate, it still refuses a request
+	// without a valid context token, even with a forged context header.
+	resp, err := direct(pki.Gateway)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,5 +252,22 @@ func TestSplitDeployment(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 401 || !strings.Contains(string(b), "tppMessages") {
 		t.Fatalf("direct call to backend: %d %s", resp.StatusCode, b)
+	}
+
+	// A gateway that cannot establish the link refuses with 503
+	// SERVICE_UNAVAILABLE, never a 500 or the backend's answer: the
+	// backend's certificate is not signed by OBGW_BACKEND_CA, or the
+	// backend does not accept the gateway's client certificate.
+	for name, env := range map[string][]string{
+		"backend certificate from another CA": {"OBGW_BACKEND_CA=testdata/pki/qtsp-cas.pem"},
+		"client certificate from another CA":  {"OBGW_BACKEND_CLIENT_CERT=testdata/pki/tpp-qwac.pem", "OBGW_BACKEND_CLIENT_KEY=testdata/pki/tpp-qwac-key.pem"},
+	} {
+		bad := startGateway(t, "Caddyfile", append(env, "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL="+backendURL(port), "OBGW_CONTEXT_KEY="+key)...)
+		if got := signedCall(t, bad, "/v1/accounts", pki.TPP("tpp").Seal); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
+			t.Fatalf("%s: %d %s", name, got.status, got.body)
+		}
+		if got := signedCall(t, g, "/v1/accounts", pki.TPP("tpp").Seal); got.status != 401 || got.err.code() != "CONSENT_INVALID" {
+			t.Fatalf("good gateway after %s: %d %s", name, got.status, got.body)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"os/exec"
 	"path/filepath"
@@ -102,7 +101,7 @@ func killBackendDuringPayments(t *testing.T, kind string) {
 		env = append(env, "OBGW_DATABASE_URL="+dbURL)
 	}
 	backend := startBackend(t, "testdata/split/backend.Caddyfile", port, env...)
-	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=proxy", fmt.Sprintf("OBGW_BACKEND_URL=127.0.0.1:%d", port), "OBGW_CONTEXT_KEY="+key)
+	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL="+backendURL(port), "OBGW_CONTEXT_KEY="+key)
 
 	body := []byte(`{"instructedAmount":{"currency":"NOK","amount":"1.00"},"debtorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031010010") +
 		`"},"creditorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031020016") + `"},"creditorName":"Ola Nordmann"}`)

@@ -94,10 +94,17 @@ func startGateway(t testing.TB, config string, env ...string) *gateway {
 	return g
 }
 
-// startBackend runs a backend-only process on plain HTTP at port.
+// startBackend runs a backend-only process at port (mutual TLS with the
+// test PKI's defaults in testdata/split/backend.Caddyfile) and waits until
+// it accepts TCP connections.
 func startBackend(t testing.TB, config string, port int, env ...string) *gateway {
 	t.Helper()
-	return start(t, config, port, false, append([]string{fmt.Sprintf("OBGW_BACKEND_LISTEN=127.0.0.1:%d", port)}, env...)...)
+	return start(t, config, port, false, append([]string{fmt.Sprintf("OBGW_BACKEND_LISTEN=localhost:%d", port)}, env...)...)
+}
+
+// backendURL is the OBGW_BACKEND_URL of a backend started at port.
+func backendURL(port int) string {
+	return fmt.Sprintf("https://localhost:%d", port)
 }
 
 // start runs the binary with config and env and waits for its port.

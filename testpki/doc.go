@@ -1,7 +1,8 @@
 // Package testpki generates the test PKI obgw's tests, examples and sandbox
 // use: a QTSP root and issuing CA, eIDAS PSD2 QSealCs and QWACs for a fixed
 // set of test TPPs (good ones and deliberately bad ones), a CRL, a registry
-// file, and a localhost TLS server certificate from a separate bank CA.
+// file, a localhost TLS server certificate from a separate bank CA, and the
+// client certificate a gateway presents to a split backend, from a third CA.
 //
 // The organisation identifiers and TPP names are fixed so that docs and
 // tests can name them; keys and serial numbers are fresh on every Generate.

@@ -88,6 +88,20 @@ func Load(dir string) (*PKI, error) {
 	if p.Server, err = readKeyPair(FileServer, FileServerKey); err != nil {
 		return nil, err
 	}
+	gatewayCA, err := readCerts(FileGatewayCA)
+	if err != nil {
+		return nil, err
+	}
+	if len(gatewayCA) != 1 {
+		return nil, fmt.Errorf("testpki: %s holds %d certificates, want 1", FileGatewayCA, len(gatewayCA))
+	}
+	p.GatewayCA = &Authority{Certificate: gatewayCA[0]}
+	if p.Gateway, err = readKeyPair(FileGateway, FileGatewayKey); err != nil {
+		return nil, err
+	}
+	if err := p.Gateway.Certificate.CheckSignatureFrom(p.GatewayCA.Certificate); err != nil {
+		return nil, fmt.Errorf("testpki: %s is not signed by %s: %w", FileGateway, FileGatewayCA, err)
+	}
 
 	crlPEM, err := read(FileQTSPCRL)
 	if err != nil {

@@ -36,6 +36,12 @@ type PKI struct {
 	// Server is the localhost TLS server certificate (DNS localhost, IP
 	// 127.0.0.1 and ::1).
 	Server *KeyPair
+	// GatewayCA is "Test Bank Gateway CA", which issued Gateway: the CA a
+	// split backend trusts for the gateways' client certificates.
+	GatewayCA *Authority
+	// Gateway is the client certificate a gateway presents to a split
+	// backend (CN obgw-gateway, extended key usage clientAuth only).
+	Gateway *KeyPair
 	// CRL is Issuing's CRL, listing the "revoked" TPP's certificates.
 	CRL *x509.RevocationList
 	// TPPs are the test TPPs in a fixed order.
@@ -151,6 +157,13 @@ func Generate(now time.Time) (*PKI, error) {
 	if p.Server, err = issueServer(p.TLSCA, from, until); err != nil {
 		return nil, err
 	}
+	gw := pkix.Name{CommonName: "Test Bank Gateway CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
+	if p.GatewayCA, err = NewRootAuthority(gw, caFrom, caUntil, 2048); err != nil {
+		return nil, err
+	}
+	if p.Gateway, err = issueGateway(p.GatewayCA, from, until); err != nil {
+		return nil, err
+	}
 
 	var revoked []*big.Int
 	for _, s := range tppSpecs {
@@ -240,5 +253,22 @@ func issueServer(ca *Authority, from, until time.Time) (*KeyPair, error) {
 		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
 		DNSNames:     []string{"localhost"},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1), net.IPv6loopback},
+	}, 2048)
+}
+
+// issueGateway issues the client certificate a gateway presents to a split
+// backend.
+func issueGateway(ca *Authority, from, until time.Time) (*KeyPair, error) {
+	serial, err := NewSerial()
+	if err != nil {
+		return nil, err
+	}
+	return ca.IssueKeyPair(&x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: "obgw-gateway", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}},
+		NotBefore:    from,
+		NotAfter:     until,
+		KeyUsage:     x509.KeyUsageDigitalSignature,
+		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
 	}, 2048)
 }

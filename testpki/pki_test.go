@@ -180,6 +180,78 @@ func TestServerCertificate(t *testing.T) {
 	}
 }
 
+// TestGatewayCertificate checks the gateway's client certificate for a
+// split backend: it chains to the gateway CA for client authentication
+// only, and to no other CA of the test PKI, and a TLS server requiring
+// client certificates from the gateway CA accepts it and refuses the tpp
+// QWAC.
+func TestGatewayCertificate(t *testing.T) {
+	p := generated(t)
+	gwPool := x509.NewCertPool()
+	gwPool.AddCert(p.GatewayCA.Certificate)
+	client := x509.VerifyOptions{Roots: gwPool, CurrentTime: genNow, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth}}
+	if _, err := p.Gateway.Certificate.Verify(client); err != nil {
+		t.Errorf("gateway certificate for client auth: %v", err)
+	}
+	server := client
+	server.KeyUsages = []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}
+	if _, err := p.Gateway.Certificate.Verify(server); err == nil {
+		t.Error("gateway certificate is valid for server auth")
+	}
+	tlsPool := x509.NewCertPool()
+	tlsPool.AddCert(p.TLSCA.Certificate)
+	for name, pool := range map[string]*x509.CertPool{"TLS": tlsPool, "QTSP": p.QTSPPool()} {
+		if _, err := p.Gateway.Certificate.Verify(x509.VerifyOptions{Roots: pool, CurrentTime: genNow, KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageAny}}); err == nil {
+			t.Errorf("gateway certificate chains to the %s CA", name)
+		}
+	}
+
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{
+		Certificates: []tls.Certificate{p.Server.TLSCertificate()},
+		ClientAuth:   tls.RequireAndVerifyClientCert,
+		ClientCAs:    gwPool,
+		MinVersion:   tls.VersionTLS13,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				if c.(*tls.Conn).Handshake() == nil {
+					_, _ = c.Write([]byte{1})
+				}
+			}()
+		}
+	}()
+	dial := func(cert *KeyPair) error {
+		conn, err := tls.Dial("tcp", ln.Addr().String(), &tls.Config{
+			RootCAs: tlsPool, ServerName: "localhost",
+			Certificates: []tls.Certificate{cert.TLSCertificate()},
+		})
+		if err != nil {
+			return err
+		}
+		defer conn.Close()
+		// In TLS 1.3 the server's verdict on the client certificate
+		// arrives after the client's handshake: read to see it.
+		_, err = conn.Read(make([]byte, 1))
+		return err
+	}
+	if err := dial(p.Gateway); err != nil {
+		t.Errorf("gateway certificate refused: %v", err)
+	}
+	if err := dial(p.TPP("tpp").Web); err == nil {
+		t.Error("tpp QWAC accepted by a server trusting only the gateway CA")
+	}
+}
+
 // TestMutualTLS runs a TLS handshake with the server certificate and the
 // tpp QWAC as client certificate, as the gateway will see them.
 func TestMutualTLS(t *testing.T) {
@@ -254,7 +326,7 @@ func TestWriteDirLoad(t *testing.T) {
 	if err := p.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{FileQTSPCAs, FileQTSPCRL, FileTLSCA, FileServer, FileServerKey, FileRegistry}
+	want := []string{FileQTSPCAs, FileQTSPCRL, FileTLSCA, FileServer, FileServerKey, FileGatewayCA, FileGateway, FileGatewayKey, FileRegistry}
 	for _, tpp := range p.TPPs {
 		want = append(want, SealFile(tpp.ID), SealKeyFile(tpp.ID), WebFile(tpp.ID), WebKeyFile(tpp.ID))
 	}
@@ -278,8 +350,10 @@ func TestWriteDirLoad(t *testing.T) {
 	}
 	if !q.Root.Certificate.Equal(p.Root.Certificate) || !q.Issuing.Certificate.Equal(p.Issuing.Certificate) ||
 		!q.TLSCA.Certificate.Equal(p.TLSCA.Certificate) || !q.Server.Certificate.Equal(p.Server.Certificate) ||
-		!q.Server.Key.Equal(p.Server.Key) || !bytes.Equal(q.CRL.Raw, p.CRL.Raw) {
-		t.Error("CAs, server or CRL differ after the round trip")
+		!q.Server.Key.Equal(p.Server.Key) || !bytes.Equal(q.CRL.Raw, p.CRL.Raw) ||
+		!q.GatewayCA.Certificate.Equal(p.GatewayCA.Certificate) || !q.Gateway.Certificate.Equal(p.Gateway.Certificate) ||
+		!q.Gateway.Key.Equal(p.Gateway.Key) {
+		t.Error("CAs, server, gateway or CRL differ after the round trip")
 	}
 	for i, tpp := range p.TPPs {
 		l := q.TPPs[i]
@@ -324,7 +398,7 @@ func TestWriteDirLoad(t *testing.T) {
 func TestCommittedTestdata(t *testing.T) {
 	p, err := Load(filepath.Join("..", "testdata", "pki"))
 	if err != nil {
-		t.Fatalf("committed test PKI: %v (regenerate with `obgw testpki -out testdata/pki`)", err)
+		t.Fatalf("committed test PKI: %v (regenerate with `obgw testpki --out testdata/pki`)", err)
 	}
 	horizon := time.Now().AddDate(5, 0, 0)
 	for _, tpp := range p.TPPs {

@@ -13,12 +13,15 @@ import (
 
 // File names written by WriteDir and read by Load.
 const (
-	FileQTSPCAs    = "qtsp-cas.pem"   // Root and Issuing certificates
-	FileQTSPCRL    = "qtsp-crl.pem"   // Issuing's CRL
-	FileTLSCA      = "tls-ca.pem"     // Test Bank TLS CA
-	FileServer     = "server.pem"     // localhost server certificate
-	FileServerKey  = "server-key.pem" // its PKCS #8 key
-	FileRegistry   = "registry.json"  // the TPP registry
+	FileQTSPCAs    = "qtsp-cas.pem"    // Root and Issuing certificates
+	FileQTSPCRL    = "qtsp-crl.pem"    // Issuing's CRL
+	FileTLSCA      = "tls-ca.pem"      // Test Bank TLS CA
+	FileServer     = "server.pem"      // localhost server certificate
+	FileServerKey  = "server-key.pem"  // its PKCS #8 key
+	FileGatewayCA  = "gateway-ca.pem"  // Test Bank Gateway CA
+	FileGateway    = "gateway.pem"     // gateway client certificate for a split backend
+	FileGatewayKey = "gateway-key.pem" // its PKCS #8 key
+	FileRegistry   = "registry.json"   // the TPP registry
 	sealSuffix     = "-qseal.pem"
 	sealKeySuffix  = "-qseal-key.pem"
 	webSuffix      = "-qwac.pem"
@@ -68,7 +71,7 @@ func (p *PKI) Registry() Registry {
 
 // WriteDir writes p to dir (created if missing) as PEM files and
 // registry.json: qtsp-cas.pem, qtsp-crl.pem, tls-ca.pem, server.pem,
-// server-key.pem, and <id>-qseal.pem, <id>-qseal-key.pem, <id>-qwac.pem,
+// server-key.pem, gateway-ca.pem, gateway.pem, gateway-key.pem, and <id>-qseal.pem, <id>-qseal-key.pem, <id>-qwac.pem,
 // <id>-qwac-key.pem per TPP. Keys are unencrypted PKCS #8. CA keys are not
 // written.
 func (p *PKI) WriteDir(dir string) error {
@@ -76,12 +79,14 @@ func (p *PKI) WriteDir(dir string) error {
 		return fmt.Errorf("testpki: %w", err)
 	}
 	files := map[string][]byte{
-		FileQTSPCAs: certPEM(p.Root.Certificate, p.Issuing.Certificate),
-		FileQTSPCRL: pem.EncodeToMemory(&pem.Block{Type: pemCRL, Bytes: p.CRL.Raw}),
-		FileTLSCA:   certPEM(p.TLSCA.Certificate),
-		FileServer:  certPEM(p.Server.Certificate),
+		FileQTSPCAs:   certPEM(p.Root.Certificate, p.Issuing.Certificate),
+		FileQTSPCRL:   pem.EncodeToMemory(&pem.Block{Type: pemCRL, Bytes: p.CRL.Raw}),
+		FileTLSCA:     certPEM(p.TLSCA.Certificate),
+		FileServer:    certPEM(p.Server.Certificate),
+		FileGatewayCA: certPEM(p.GatewayCA.Certificate),
+		FileGateway:   certPEM(p.Gateway.Certificate),
 	}
-	keys := map[string]*rsa.PrivateKey{FileServerKey: p.Server.Key}
+	keys := map[string]*rsa.PrivateKey{FileServerKey: p.Server.Key, FileGatewayKey: p.Gateway.Key}
 	for _, t := range p.TPPs {
 		files[SealFile(t.ID)] = certPEM(t.Seal.Certificate)
 		files[WebFile(t.ID)] = certPEM(t.Web.Certificate)

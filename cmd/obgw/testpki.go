@@ -22,7 +22,9 @@ Generates a fresh test PKI for obgw's sandbox and tests and writes it as PEM
 files plus registry.json to the output directory (default testdata/pki):
 the QTSP root and issuing CA bundle (qtsp-cas.pem), its CRL (qtsp-crl.pem), a
 localhost TLS server certificate (server.pem, server-key.pem) from its own CA
-(tls-ca.pem), and for each test TPP a QSealC and a QWAC with their keys
+(tls-ca.pem), the client certificate a gateway presents to a split backend
+(gateway.pem, gateway-key.pem) from another CA (gateway-ca.pem), and for each
+test TPP a QSealC and a QWAC with their keys
 (<name>-qseal.pem, <name>-qseal-key.pem, <name>-qwac.pem, <name>-qwac-key.pem).
 
 Organisation identifiers and names are fixed; keys and serial numbers are new
