@@ -223,7 +223,10 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 // readBody buffers the body up to max bytes and puts the same bytes back
 // for the next handler, so that Digest is checked on exactly what is sent on.
 func readBody(r *http.Request, max int64) ([]byte, *bgerror.Error) {
-	if r.Body == nil || r.Body == http.NoBody {
+	// Go's servers set ContentLength 0 only when there is no body (HTTP/1.1
+	// without Content-Length or chunking, HTTP/2 with END_STREAM or a
+	// content-length of 0); -1 is a body of unknown length.
+	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
 		return nil, nil
 	}
 	if r.ContentLength > max {
@@ -305,17 +308,21 @@ func (l outcomeLog) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 // (never secrets).
 func publish(r *http.Request, out *gateway.Outcome) {
 	ctx := r.Context()
-	for _, c := range gateway.Checks() {
-		if d := out.Decision(c); d != gateway.DecisionNone {
-			caddyhttp.SetVar(ctx, varKeys[c], decisionValues[d])
+	// The request's variables, looked up once: caddyhttp.SetVar walks the
+	// context chain for every variable it sets.
+	if vars, ok := ctx.Value(caddyhttp.VarsCtxKey).(map[string]any); ok {
+		for _, c := range gateway.Checks() {
+			if d := out.Decision(c); d != gateway.DecisionNone {
+				vars[varKeys[c]] = decisionValues[d]
+			}
 		}
-	}
-	if out.TPP != "" {
-		caddyhttp.SetVar(ctx, "obgw.tpp", out.TPP)
-		caddyhttp.SetVar(ctx, "obgw.roles", strings.Join(out.Roles, " "))
-	}
-	if out.Err != nil {
-		caddyhttp.SetVar(ctx, "obgw.error", out.Err.Code)
+		if out.TPP != "" {
+			vars["obgw.tpp"] = out.TPP
+			vars["obgw.roles"] = strings.Join(out.Roles, " ")
+		}
+		if out.Err != nil {
+			vars["obgw.error"] = out.Err.Code
+		}
 	}
 	if extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
 		l := outcomeLog{out: out}
