@@ -7,6 +7,7 @@ import (
 	"encoding/asn1"
 	"encoding/hex"
 	"net/http"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -52,7 +53,7 @@ func (v *Verifier) certificate(h http.Header, now time.Time) (*certEntry, *bgerr
 	if len(vals) == 0 || vals[0] == "" {
 		return nil, bgerror.New(bgerror.CodeCertificateMissing, "TPP-Signature-Certificate is missing; send the QSealC as base64 DER")
 	}
-	key := sha256.Sum256([]byte(vals[0]))
+	key := headerDigest(vals[0])
 	if e, ok := v.certs.Get(key); ok && now.Before(e.expires) {
 		return e, nil
 	}
@@ -78,6 +79,21 @@ func (v *Verifier) certificate(h http.Header, now time.Time) (*certEntry, *bgerr
 	v.certs.Add(key, e)
 	v.certDER.Add(derKey, e)
 	return e, nil
+}
+
+// headerBytesPool recycles the buffers headerDigest copies header values
+// into: sha256 takes bytes, and converting a 1-2 KB header string would
+// allocate a copy on every request.
+var headerBytesPool = sync.Pool{New: func() any { b := make([]byte, 0, 2048); return &b }}
+
+// headerDigest is the SHA-256 of a header value.
+func headerDigest(value string) [32]byte {
+	bp := headerBytesPool.Get().(*[]byte)
+	b := append((*bp)[:0], value...)
+	sum := sha256.Sum256(b)
+	*bp = b[:0]
+	headerBytesPool.Put(bp)
+	return sum
 }
 
 func (v *Verifier) verifyCertificate(der []byte, fp [32]byte, now time.Time) *certEntry {

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"hash"
+	"slices"
 	"sync"
 	"time"
 
@@ -79,7 +80,9 @@ func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
 	if i.ed != nil {
 		sigLen = ed25519.SignatureSize
 	}
-	buf := make([]byte, 0, len(i.header)+enc.EncodedLen(len(payload))+1+enc.EncodedLen(sigLen))
+	bp := tokenBufferPool.Get().(*[]byte)
+	defer tokenBufferPool.Put(bp)
+	buf := slices.Grow((*bp)[:0], len(i.header)+enc.EncodedLen(len(payload))+1+enc.EncodedLen(sigLen))
 	buf = append(buf, i.header...)
 	buf = enc.AppendEncode(buf, payload)
 	input := buf // header.payload, the JWS signing input
@@ -96,8 +99,13 @@ func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
 	}
 	buf = append(buf, '.')
 	buf = enc.AppendEncode(buf, sig)
+	*bp = buf[:0]
 	return string(buf), nil
 }
+
+// tokenBufferPool recycles the buffers tokens are written in, so a token
+// costs one allocation: its string.
+var tokenBufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
 
 // Verifier checks context tokens on the backend side.
 type Verifier struct {
