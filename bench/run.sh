@@ -2,13 +2,14 @@
 # make bench: stock Caddy and obgw side by side on this machine, with the
 # same pre-signed requests, then obgw as shipped serving pages of 200
 # transactions from its in-process backend, then a table of ratios. Raw
-# numbers go to bench/results/<timestamp>.json. DURATION and CONNS tune the
-# runs. Exits non-zero when the transactions scenario cannot be set up or
+# numbers go to bench/results/<timestamp>.json. DURATION (per run), CONNS
+# and ROUNDS (stock and obgw taking turns) tune the runs. Exits non-zero when the transactions scenario cannot be set up or
 # gets errors, after printing the table of what did run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-DURATION=${DURATION:-10s}
+DURATION=${DURATION:-5s}
 CONNS=${CONNS:-16}
+ROUNDS=${ROUNDS:-3}
 PORT=${BENCH_PORT:-9443}
 UPSTREAM=${BENCH_UPSTREAM:-9090}
 export BENCH_PORT=$PORT BENCH_UPSTREAM=$UPSTREAM
@@ -34,19 +35,30 @@ load() { # label path conns duration [extra args]
 	bin/obgw-load -url "https://localhost:$PORT/$2" -c "$3" -d "$4" -label "$1" "${@:5}" >>"$tmp/results.jsonl"
 }
 
-run_server() { # config label-prefix [env...]
-	local cfg=$1 name=$2; shift 2
-	env "$@" bin/obgw run --config "$cfg" --adapter caddyfile >"$tmp/$name.log" 2>&1 &
+run_server() { # config label-prefix round
+	local cfg=$1 name=$2 round=$3
+	bin/obgw run --config "$cfg" --adapter caddyfile >"$tmp/$name.log" 2>&1 &
 	local pid=$!
 	wait_port
-	load "$name respond" respond "$CONNS" "$DURATION"
-	load "$name proxy" proxy "$CONNS" "$DURATION"
-	load "$name respond 1conn" respond 1 "$DURATION"
+	load "$name respond #$round" respond "$CONNS" "$DURATION"
+	load "$name proxy #$round" proxy "$CONNS" "$DURATION"
+	load "$name respond 1conn #$round" respond 1 "$DURATION"
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 
-run_server bench/stock.Caddyfile stock
-run_server bench/obgw.Caddyfile obgw
+# Stock and obgw take turns, ROUNDS times, the first to go alternating:
+# on a shared virtual machine the speed of both drifts by 10% or more
+# within a minute, and a ratio of two runs far apart measures the drift.
+# The table reports the median of the rounds.
+for round in $(seq 1 "$ROUNDS"); do
+	if ((round % 2)); then
+		run_server bench/stock.Caddyfile stock "$round"
+		run_server bench/obgw.Caddyfile obgw "$round"
+	else
+		run_server bench/obgw.Caddyfile obgw "$round"
+		run_server bench/stock.Caddyfile stock "$round"
+	fi
+done
 # Replay enforced: every request of the pool is used once, so the pool is
 # as large as one run can send at this concurrency.
 run_server_enforced() {
@@ -103,26 +115,44 @@ run_transactions || status=1
 python3 - "$tmp/results.jsonl" "$out" <<'PY'
 import json, sys, platform, os
 rows = [json.loads(l) for l in open(sys.argv[1])]
+import re, statistics
+def base(label): return re.sub(r" #\d+$", "", label)
+def rounds(label): return [r for r in rows if base(r["label"]) == label and r["label"] != label]
+def median(label, field): return statistics.median(r[field] for r in rounds(label))
+def round_ratios(a, b):
+    # Per round, obgw over the stock run next to it.
+    sa = {r["label"].rsplit("#", 1)[1]: r["rps"] for r in rounds(a)}
+    sb = {r["label"].rsplit("#", 1)[1]: r["rps"] for r in rounds(b)}
+    return [sa[k] / sb[k] for k in sorted(sa) if sb.get(k)]
+def round_added(field):
+    sa = {r["label"].rsplit("#", 1)[1]: r[field] for r in rounds("obgw respond 1conn")}
+    sb = {r["label"].rsplit("#", 1)[1]: r[field] for r in rounds("stock respond 1conn")}
+    return [sa[k] - sb[k] for k in sorted(sa) if k in sb]
 by = {r["label"]: r for r in rows}
-def ratio(a, b): return by[a]["rps"] / by[b]["rps"] if by[b]["rps"] else 0
 summary = {
   "machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-  "respond_ratio": ratio("obgw respond", "stock respond"),
-  "proxy_ratio": ratio("obgw proxy", "stock proxy"),
-  "added_p50_us_1conn": by["obgw respond 1conn"]["p50_us"] - by["stock respond 1conn"]["p50_us"],
-  "added_p99_us_1conn": by["obgw respond 1conn"]["p99_us"] - by["stock respond 1conn"]["p99_us"],
+  "rounds": len(rounds("stock respond")),
+  "respond_ratio": statistics.median(round_ratios("obgw respond", "stock respond")),
+  "respond_ratios": round_ratios("obgw respond", "stock respond"),
+  "proxy_ratio": statistics.median(round_ratios("obgw proxy", "stock proxy")),
+  "proxy_ratios": round_ratios("obgw proxy", "stock proxy"),
+  "added_p50_us_1conn": statistics.median(round_added("p50_us")),
+  "added_p99_us_1conn": statistics.median(round_added("p99_us")),
   "runs": rows,
 }
 for key, label in (("transactions", "obgw transactions"), ("transactions_1conn", "obgw transactions 1conn")):
     r = by.get(label)
     summary[key] = {"rps": r["rps"], "p99_us": r["p99_us"], "errors": r["errors"]} if r else None
 json.dump(summary, open(sys.argv[2], "w"), indent=2)
-print(f"{'run':32} {'req/s':>9} {'p50 us':>8} {'p99 us':>8} {'p99.9 us':>9} {'errors':>7}")
-for r in rows:
-    print(f"{r['label']:32} {r['rps']:9.0f} {r['p50_us']:8.0f} {r['p99_us']:8.0f} {r['p999_us']:9.0f} {r['errors']:7d}")
+print(f"{'run (median of ' + str(summary['rounds']) + ' rounds)':32} {'req/s':>9} {'p50 us':>8} {'p99 us':>8} {'p99.9 us':>9} {'errors':>7}")
+for label in dict.fromkeys(base(r["label"]) for r in rows):
+    rs = rounds(label) or [by[label]]
+    med = lambda f: statistics.median(r[f] for r in rs)
+    print(f"{label:32} {med('rps'):9.0f} {med('p50_us'):8.0f} {med('p99_us'):8.0f} {med('p999_us'):9.0f} {sum(r['errors'] for r in rs):7d}")
 print()
-print(f"respond ratio obgw/stock: {summary['respond_ratio']:.2f} (target >= 0.60)")
-print(f"proxy   ratio obgw/stock: {summary['proxy_ratio']:.2f} (target >= 0.85)")
+fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)
+print(f"respond ratio obgw/stock: {summary['respond_ratio']:.2f} (target >= 0.60; rounds {fmt(summary['respond_ratios'])})")
+print(f"proxy   ratio obgw/stock: {summary['proxy_ratio']:.2f} (target >= 0.85; rounds {fmt(summary['proxy_ratios'])})")
 print(f"1 connection: added p50 {summary['added_p50_us_1conn']:.0f} us (target <= 50), added p99 {summary['added_p99_us_1conn']:.0f} us (target <= 300)")
 tx, tx1 = summary["transactions"], summary["transactions_1conn"]
 if tx and tx1:
