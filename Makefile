@@ -43,8 +43,12 @@ fuzz:
 	@grep -l '^func Fuzz' $$(git ls-files '*_test.go') | while read f; do \
 	  pkg=./$$(dirname $$f); \
 	  for fn in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -d' ' -f2); do \
-	    echo "== $$pkg $$fn"; \
-	    $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg || exit 1; \
+	    log=$$(mktemp); \
+	    if $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg >$$log 2>&1; then \
+	      echo "ok   $$pkg $$fn: $$(grep -o 'execs: [0-9]*' $$log | tail -n 1 | cut -d' ' -f2) executions"; rm -f $$log; \
+	    else \
+	      echo "FAIL $$pkg $$fn"; cat $$log; rm -f $$log; exit 1; \
+	    fi; \
 	  done; \
 	done
 
