@@ -20,17 +20,7 @@ import (
 // certificate passes and a revoked one gets 401 CERTIFICATE_REVOKED. (The
 // fallbacks, stale answers and caching are tested in gateway/eidas.)
 func TestOCSPThroughGateway(t *testing.T) {
-	p, err := testpki.Generate(time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := p.WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	responder := p.OCSPResponder()
-	ocspSrv := httptest.NewServer(responder)
-	defer ocspSrv.Close()
+	p, dir, responder, ocspSrv := ocspPKI(t)
 	good, err := p.IssueTPPCertificate("tpp", testpki.Seal, testpki.RevocationURLs{OCSP: ocspSrv.URL})
 	if err != nil {
 		t.Fatal(err)
@@ -72,17 +62,7 @@ func TestOCSPThroughGateway(t *testing.T) {
 // CERTIFICATE_REVOKED on either. When the responder returns, the first
 // certificate passes without a restart.
 func TestOCSPUnreachableThroughGateway(t *testing.T) {
-	p, err := testpki.Generate(time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := p.WriteDir(dir); err != nil {
-		t.Fatal(err)
-	}
-	responder := p.OCSPResponder()
-	ocspSrv := httptest.NewServer(responder)
-	defer ocspSrv.Close()
+	p, dir, responder, ocspSrv := ocspPKI(t)
 	ocspProxy := newTCPProxy(t, strings.TrimPrefix(ocspSrv.URL, "http://"))
 	ocspURL := "http://" + ocspProxy.addr
 	crlDP := testpki.NewCRLDistributionPoint(p.CRL)
@@ -137,4 +117,22 @@ func TestOCSPUnreachableThroughGateway(t *testing.T) {
 	if responder.Requests() == asked {
 		t.Fatal("the responder was not asked after it returned")
 	}
+}
+
+// ocspPKI generates a test PKI, writes it to a temporary directory and
+// serves its OCSP responder on loopback until the test ends.
+func ocspPKI(t *testing.T) (*testpki.PKI, string, *testpki.OCSPResponder, *httptest.Server) {
+	t.Helper()
+	p, err := testpki.Generate(time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	if err := p.WriteDir(dir); err != nil {
+		t.Fatal(err)
+	}
+	responder := p.OCSPResponder()
+	srv := httptest.NewServer(responder)
+	t.Cleanup(srv.Close)
+	return p, dir, responder, srv
 }
