@@ -45,7 +45,8 @@ fuzz:
 	  for fn in $$(grep -o '^func Fuzz[A-Za-z0-9_]*' $$f | cut -d' ' -f2); do \
 	    log=$$(mktemp); \
 	    if $(GO) test -run='^$$' -fuzz="^$$fn$$" -fuzztime=$(FUZZTIME) -fuzzminimizetime=5s $$pkg >$$log 2>&1; then \
-	      echo "ok   $$pkg $$fn: $$(grep -o 'execs: [0-9]*' $$log | tail -n 1 | cut -d' ' -f2) executions"; rm -f $$log; \
+	      n=$$(grep -o 'execs: [0-9]*' $$log | tail -n 1 | cut -d' ' -f2); \
+	      echo "ok   $$pkg $$fn: $${n:-(no count reported)} executions"; rm -f $$log; \
 	    else \
 	      echo "FAIL $$pkg $$fn"; cat $$log; rm -f $$log; exit 1; \
 	    fi; \
