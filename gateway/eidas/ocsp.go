@@ -21,6 +21,8 @@ const (
 	defaultOCSPCacheEntries  = 10000
 	defaultOCSPResponseBytes = 64 << 10
 	defaultClockSkew         = 5 * time.Minute
+	defaultTimeoutBackoff    = 10 * time.Second
+	maxRespondersTimedOut    = 1024
 )
 
 // OCSPChecker answers revocation with OCSP (RFC 6960), falling back to
@@ -46,7 +48,10 @@ const (
 // When the responder fails (network error, HTTP error, a response that is
 // malformed, wrongly signed, stale or "unknown"), Revoked asks Fallback;
 // if there is none or it fails too, Revoked returns an error, which the
-// Verifier turns into KindUnavailable: fail closed.
+// Verifier turns into KindUnavailable: fail closed, or whatever the
+// route's on_error ocsp policy says. A responder that let a check time out
+// is not asked again for TimeoutBackoff, so while it hangs each request
+// goes straight to Fallback instead of waiting Timeout.
 type OCSPChecker struct {
 	// Client sends the requests; nil means http.DefaultClient. Timeout
 	// bounds each check in any case.
@@ -79,12 +84,19 @@ type OCSPChecker struct {
 	// echo it. Off by default: responders that serve pre-signed responses
 	// (RFC 5019), as most QTSPs' do, ignore nonces.
 	Nonce bool
+	// TimeoutBackoff is how long a responder that let a check time out is
+	// skipped. Zero means 10 s; negative means it is always asked.
+	TimeoutBackoff time.Duration
 	// Now returns the current time; nil means time.Now. Tests swap it.
 	Now func() time.Time
 
 	initOnce sync.Once
 	cache    *lru.Cache[revocationKey, ocspEntry]
 	flights  flightGroup[revocationKey, bool]
+	// timedOut holds responders (URL) that timed out, with when they may
+	// be asked again.
+	timedOutMu sync.Mutex
+	timedOut   map[string]time.Time
 }
 
 // revocationKey identifies a certificate and the issuer it was checked
@@ -194,13 +206,62 @@ func (c *OCSPChecker) query(cert, issuer *x509.Certificate) (ocspAnswer, error) 
 	defer cancel()
 	var errs []error
 	for _, u := range urls {
+		if until, ok := c.backingOff(u); ok {
+			errs = append(errs, fmt.Errorf("eidas: OCSP responder %s: timed out recently, not asked until %s", u, until.UTC().Format(time.RFC3339)))
+			continue
+		}
 		a, err := c.ask(ctx, u, req, cert, issuer)
 		if err == nil {
 			return a, nil
 		}
+		if ctx.Err() != nil {
+			// This responder used up the time of the check.
+			c.backOff(u)
+		}
 		errs = append(errs, fmt.Errorf("eidas: OCSP responder %s: %w", u, err))
 	}
 	return ocspAnswer{}, errors.Join(errs...)
+}
+
+// backingOff reports whether responder u timed out recently, and until
+// when it is skipped.
+func (c *OCSPChecker) backingOff(u string) (time.Time, bool) {
+	c.timedOutMu.Lock()
+	defer c.timedOutMu.Unlock()
+	until, ok := c.timedOut[u]
+	if ok && !c.now().Before(until) {
+		delete(c.timedOut, u)
+		return time.Time{}, false
+	}
+	return until, ok
+}
+
+// backOff skips responder u for TimeoutBackoff.
+func (c *OCSPChecker) backOff(u string) {
+	d := c.TimeoutBackoff
+	if d < 0 {
+		return
+	}
+	if d == 0 {
+		d = defaultTimeoutBackoff
+	}
+	now := c.now()
+	c.timedOutMu.Lock()
+	defer c.timedOutMu.Unlock()
+	if c.timedOut == nil {
+		c.timedOut = make(map[string]time.Time)
+	}
+	if len(c.timedOut) >= maxRespondersTimedOut {
+		for k, until := range c.timedOut {
+			if !now.Before(until) {
+				delete(c.timedOut, k)
+			}
+		}
+		if len(c.timedOut) >= maxRespondersTimedOut {
+			return // responders come from trusted certificates; this is a bound, not a policy
+		}
+	}
+	c.timedOut[u] = now.Add(d)
 }
 
 // ask sends req to the responder at u and verifies its answer.

@@ -444,3 +444,48 @@ func TestVerifySealOCSPOverride(t *testing.T) {
 		t.Errorf("%d OCSP requests, want 2: one per TPP certificate, none for the CA", n)
 	}
 }
+
+// A responder that hangs costs one check its Timeout; for TimeoutBackoff
+// after that, checks go straight to the fallback, and it is asked again
+// once the backoff is over.
+func TestOCSPCheckerBacksOffAfterTimeout(t *testing.T) {
+	rs := revocationFixture(t)
+	rs.setOCSP(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	c := rs.ocspChecker(rs.crlFetcher())
+	c.Timeout = 200 * time.Millisecond
+	c.TimeoutBackoff = 10 * time.Second
+
+	start := time.Now()
+	if revoked, err := c.Revoked(rs.good, rs.issuer); err != nil || revoked {
+		t.Fatalf("first check: %v, %v; want the CRL's good", revoked, err)
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Fatalf("first check took %s: the responder was not waited for", d)
+	}
+	hits := rs.ocspHits.Load()
+	start = time.Now()
+	if revoked, err := c.Revoked(rs.good, rs.issuer); err != nil || revoked {
+		t.Fatalf("second check: %v, %v", revoked, err)
+	}
+	if d := time.Since(start); d >= 150*time.Millisecond || rs.ocspHits.Load() != hits {
+		t.Fatalf("second check took %s and asked the responder %d more times: no backoff", d, rs.ocspHits.Load()-hits)
+	}
+	// A revoked certificate is still found through the fallback.
+	if revoked, err := c.Revoked(rs.revoked, rs.issuer); err != nil || !revoked {
+		t.Fatalf("revoked certificate during the backoff: %v, %v", revoked, err)
+	}
+	// Without a fallback the error says why the responder was not asked.
+	c.Fallback = nil
+	if _, err := c.Revoked(rs.good, rs.issuer); err == nil || !strings.Contains(err.Error(), "timed out recently") {
+		t.Fatalf("no fallback: %v", err)
+	}
+	// After the backoff the responder is asked again (and answers now).
+	rs.setOCSP(rs.responder)
+	rs.clock.Advance(11 * time.Second)
+	if revoked, err := c.Revoked(rs.good, rs.issuer); err != nil || revoked {
+		t.Fatalf("after the backoff: %v, %v", revoked, err)
+	}
+	if rs.ocspHits.Load() == hits {
+		t.Fatal("the responder was not asked again after the backoff")
+	}
+}
