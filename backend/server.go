@@ -81,6 +81,7 @@ func (s *Server) routes() {
 	s.mux.Handle("GET /v1/agreements", tpp(s.listAgreements))
 	s.mux.Handle("GET /v1/user", pis(s.getUser))
 	s.paymentRoutes(pis)
+	s.tppContactRoutes(anyRole)
 	if s.cfg.Sandbox {
 		s.sandboxRoutes(anyRole)
 	}

@@ -218,4 +218,17 @@ var migrations = []migration{{
 		)`,
 		`CREATE INDEX basket_payments_payment ON basket_payments (payment_id)`,
 	},
+}, {
+	version: 4,
+	name:    "tpp contacts",
+	// One row per TPP: its contact addresses for operational notices, as
+	// a JSON array of strings, replaced as a whole. A TPP's registration,
+	// not bank data: nothing references it and the sandbox reset keeps it.
+	stmts: []string{
+		`CREATE TABLE tpp_contacts (
+			tpp TEXT PRIMARY KEY,
+			email_addresses TEXT NOT NULL,
+			updated_at {{instant}} NOT NULL
+		)`,
+	},
 }}

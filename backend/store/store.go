@@ -133,14 +133,23 @@ type Store interface {
 	// UpdateBasket writes status and PSU if the stored status is still from.
 	UpdateBasket(ctx context.Context, b *Basket, from string) error
 
+	// PutTPPContacts replaces the contact addresses of c.TPP, assigning
+	// UpdatedAt.
+	PutTPPContacts(ctx context.Context, c *TPPContacts) error
+	// GetTPPContacts returns the contact addresses registered for tpp.
+	GetTPPContacts(ctx context.Context, tpp string) (*TPPContacts, error)
+	// DeleteTPPContacts removes the contact addresses of tpp (ErrNotFound
+	// when there are none).
+	DeleteTPPContacts(ctx context.Context, tpp string) error
+
 	// Atomically runs fn against a view of the store inside one database
 	// transaction: everything fn writes lands together or not at all.
 	Atomically(ctx context.Context, fn func(Store) error) error
 	// LockAccounts locks account rows until the Atomically transaction ends
 	// (in id order), for balance read-modify-writes.
 	LockAccounts(ctx context.Context, ids ...string) error
-	// DeleteAll removes all data (not the schema); for the sandbox reset,
-	// inside Atomically.
+	// DeleteAll removes all bank data (not the schema, not TPP contacts);
+	// for the sandbox reset, inside Atomically.
 	DeleteAll(ctx context.Context) error
 
 	// Ping checks that the database answers (readiness).
