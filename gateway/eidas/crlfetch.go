@@ -29,6 +29,9 @@ const (
 	crlRetryInterval = time.Minute
 )
 
+// errSourceTimedOut marks a download that used up its timeout.
+var errSourceTimedOut = errors.New("timed out")
+
 // oidDeltaCRLIndicator marks a delta CRL (RFC 5280 5.2.4), which lists
 // only changes and so cannot answer alone.
 var oidDeltaCRLIndicator = asn1.ObjectIdentifier{2, 5, 29, 27}
@@ -59,12 +62,17 @@ type CRLFetcher struct {
 	// ClockSkew is the clock difference tolerated on thisUpdate and
 	// nextUpdate. Zero means 5 min.
 	ClockSkew time.Duration
+	// TimeoutBackoff is how long a distribution point whose download timed
+	// out is not asked again, while no cached CRL can answer for it. Zero
+	// means 10 s; negative means it is always asked.
+	TimeoutBackoff time.Duration
 	// Now returns the current time; nil means time.Now. Tests swap it.
 	Now func() time.Time
 
 	initOnce sync.Once
 	cache    *lru.Cache[crlKey, *fetchedCRL]
 	flights  flightGroup[crlKey, *fetchedCRL]
+	timedOut sourceBackoff
 }
 
 // crlKey identifies a CRL: its URL and the issuer it was verified with.
@@ -144,7 +152,13 @@ func (f *CRLFetcher) list(key crlKey, issuer *x509.Certificate) (current, stale 
 		if l, ok := f.cache.Peek(key); ok && f.now().Before(l.refreshAt) {
 			return l, nil
 		}
-		l, err := f.fetch(key.url, issuer)
+		var l *fetchedCRL
+		var err error
+		if until, skip := f.timedOut.skipped(key.url, f.now()); skip {
+			err = fmt.Errorf("timed out recently, not asked until %s", until.UTC().Format(time.RFC3339))
+		} else if l, err = f.fetch(key.url, issuer); errors.Is(err, errSourceTimedOut) {
+			f.timedOut.add(key.url, f.now(), f.TimeoutBackoff)
+		}
 		if err == nil {
 			f.cache.Add(key, l)
 			return l, nil
@@ -191,6 +205,9 @@ func (f *CRLFetcher) fetch(u string, issuer *x509.Certificate) (*fetchedCRL, err
 	}
 	der, err := fetchBounded(client, req, limit)
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("%w: %w", errSourceTimedOut, err)
+		}
 		return nil, err
 	}
 	if block, _ := pem.Decode(der); block != nil && block.Type == "X509 CRL" {

@@ -250,3 +250,39 @@ func TestFlightGroupPanic(t *testing.T) {
 		t.Errorf("after the panic: %v, %v; want a fresh call", v, err)
 	}
 }
+
+// A distribution point that hangs costs one check its Timeout; for
+// TimeoutBackoff after that, checks fail at once (the on_error ocsp policy
+// decides), and it is asked again once the backoff is over.
+func TestCRLFetcherBacksOffAfterTimeout(t *testing.T) {
+	rs := revocationFixture(t)
+	rs.setCRL(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { <-r.Context().Done() }))
+	f := rs.crlFetcher()
+	f.Timeout = 200 * time.Millisecond
+	f.TimeoutBackoff = 10 * time.Second
+
+	start := time.Now()
+	if _, err := f.Revoked(rs.good, rs.issuer); err == nil {
+		t.Fatal("a hanging distribution point answered")
+	}
+	if d := time.Since(start); d < 200*time.Millisecond {
+		t.Fatalf("first check took %s: the distribution point was not waited for", d)
+	}
+	hits := rs.crlHits.Load()
+	start = time.Now()
+	_, err := f.Revoked(rs.good, rs.issuer)
+	if err == nil || !strings.Contains(err.Error(), "timed out recently") {
+		t.Fatalf("second check: %v", err)
+	}
+	if d := time.Since(start); d >= 150*time.Millisecond || rs.crlHits.Load() != hits {
+		t.Fatalf("second check took %s and fetched %d more times: no backoff", d, rs.crlHits.Load()-hits)
+	}
+	rs.setCRL(rs.crlDP)
+	rs.clock.Advance(11 * time.Second)
+	if revoked, err := f.Revoked(rs.revoked, rs.issuer); err != nil || !revoked {
+		t.Fatalf("after the backoff: %v, %v", revoked, err)
+	}
+	if rs.crlHits.Load() == hits {
+		t.Fatal("the distribution point was not asked again after the backoff")
+	}
+}

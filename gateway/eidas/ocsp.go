@@ -21,8 +21,6 @@ const (
 	defaultOCSPCacheEntries  = 10000
 	defaultOCSPResponseBytes = 64 << 10
 	defaultClockSkew         = 5 * time.Minute
-	defaultTimeoutBackoff    = 10 * time.Second
-	maxRespondersTimedOut    = 1024
 )
 
 // OCSPChecker answers revocation with OCSP (RFC 6960), falling back to
@@ -93,10 +91,7 @@ type OCSPChecker struct {
 	initOnce sync.Once
 	cache    *lru.Cache[revocationKey, ocspEntry]
 	flights  flightGroup[revocationKey, bool]
-	// timedOut holds responders (URL) that timed out, with when they may
-	// be asked again.
-	timedOutMu sync.Mutex
-	timedOut   map[string]time.Time
+	timedOut sourceBackoff
 }
 
 // revocationKey identifies a certificate and the issuer it was checked
@@ -206,7 +201,7 @@ func (c *OCSPChecker) query(cert, issuer *x509.Certificate) (ocspAnswer, error) 
 	defer cancel()
 	var errs []error
 	for _, u := range urls {
-		if until, ok := c.backingOff(u); ok {
+		if until, ok := c.timedOut.skipped(u, c.now()); ok {
 			errs = append(errs, fmt.Errorf("eidas: OCSP responder %s: timed out recently, not asked until %s", u, until.UTC().Format(time.RFC3339)))
 			continue
 		}
@@ -216,52 +211,11 @@ func (c *OCSPChecker) query(cert, issuer *x509.Certificate) (ocspAnswer, error) 
 		}
 		if ctx.Err() != nil {
 			// This responder used up the time of the check.
-			c.backOff(u)
+			c.timedOut.add(u, c.now(), c.TimeoutBackoff)
 		}
 		errs = append(errs, fmt.Errorf("eidas: OCSP responder %s: %w", u, err))
 	}
 	return ocspAnswer{}, errors.Join(errs...)
-}
-
-// backingOff reports whether responder u timed out recently, and until
-// when it is skipped.
-func (c *OCSPChecker) backingOff(u string) (time.Time, bool) {
-	c.timedOutMu.Lock()
-	defer c.timedOutMu.Unlock()
-	until, ok := c.timedOut[u]
-	if ok && !c.now().Before(until) {
-		delete(c.timedOut, u)
-		return time.Time{}, false
-	}
-	return until, ok
-}
-
-// backOff skips responder u for TimeoutBackoff.
-func (c *OCSPChecker) backOff(u string) {
-	d := c.TimeoutBackoff
-	if d < 0 {
-		return
-	}
-	if d == 0 {
-		d = defaultTimeoutBackoff
-	}
-	now := c.now()
-	c.timedOutMu.Lock()
-	defer c.timedOutMu.Unlock()
-	if c.timedOut == nil {
-		c.timedOut = make(map[string]time.Time)
-	}
-	if len(c.timedOut) >= maxRespondersTimedOut {
-		for k, until := range c.timedOut {
-			if !now.Before(until) {
-				delete(c.timedOut, k)
-			}
-		}
-		if len(c.timedOut) >= maxRespondersTimedOut {
-			return // responders come from trusted certificates; this is a bound, not a policy
-		}
-	}
-	c.timedOut[u] = now.Add(d)
 }
 
 // ask sends req to the responder at u and verifies its answer.
