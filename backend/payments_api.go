@@ -20,6 +20,9 @@ import (
 const (
 	PurposePayment = "payment"
 	PurposeBasket  = "basket"
+	// PurposeCancellation: the PSU authorises cancelling a payment it has
+	// already authorised (see cancellation.go).
+	PurposeCancellation = "cancellation"
 )
 
 // InstantProduct settles at once between the bank's own accounts.
@@ -54,7 +57,9 @@ func (s *Server) paymentRoutes(tpp func(func(http.ResponseWriter, *http.Request,
 		s.mux.Handle("GET "+base+"/{product}/{paymentId}/status", tpp(s.getPayment(kind, true)))
 		s.mux.Handle("DELETE "+base+"/{product}/{paymentId}", tpp(s.cancelPayment(kind)))
 		s.mux.Handle("POST "+base+"/{product}/{paymentId}/authorisations", tpp(s.startPaymentAuthorisation(kind)))
-		s.mux.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", tpp(s.getAuthorisation(kind)))
+		s.mux.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", tpp(s.getAuthorisation(kind, PurposePayment, "authorisationId")))
+		s.mux.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", tpp(s.startCancellationAuthorisation(kind)))
+		s.mux.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", tpp(s.getAuthorisation(kind, PurposeCancellation, "cancellationId")))
 	}
 	s.mux.Handle("POST /v1/signing-baskets", tpp(s.createBasket))
 	s.mux.Handle("GET /v1/signing-baskets/{basketId}", tpp(s.getBasket(false)))
@@ -231,28 +236,6 @@ func (s *Server) getPayment(kind string, statusOnly bool) func(http.ResponseWrit
 	}
 }
 
-// cancelPayment cancels a payment that is not final.
-func (s *Server) cancelPayment(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
-	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		p, e := s.paymentOf(r, c, kind)
-		if e != nil {
-			return e
-		}
-		from := p.Status
-		if !canMove(from, StatusCancelled) {
-			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+from+" and can no longer be cancelled")
-		}
-		p.Status = StatusCancelled
-		if err := s.cfg.Store.UpdatePayment(r.Context(), p, from); errors.Is(err, store.ErrConflict) {
-			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
-		} else if err != nil {
-			return storeError(err, "the payment")
-		}
-		w.WriteHeader(http.StatusNoContent)
-		return nil
-	}
-}
-
 // startPaymentAuthorisation opens a new SCA flow for a payment awaiting SCA.
 func (s *Server) startPaymentAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
@@ -275,14 +258,16 @@ func (s *Server) startPaymentAuthorisation(kind string) func(http.ResponseWriter
 	}
 }
 
-func (s *Server) getAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+// getAuthorisation answers the scaStatus of a payment's flow of purpose
+// (its authorisation or a cancellation's), named by the path value param.
+func (s *Server) getAuthorisation(kind, purpose, param string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
 			return e
 		}
-		f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("authorisationId"))
-		if err != nil || f.ResourceID != p.ID || f.TPP != c.TPP {
+		f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue(param))
+		if err != nil || f.ResourceID != p.ID || f.TPP != c.TPP || f.Purpose != purpose {
 			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such authorisation of this payment")
 		}
 		writeJSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.cfg.Now())})

@@ -19,7 +19,9 @@ const (
 	StatusSettled = "ACSC"
 	// StatusRejected: SCA failed or was cancelled by the PSU.
 	StatusRejected = "RJCT"
-	// StatusCancelled: cancelled by the TPP before execution.
+	// StatusCancelled: cancelled before execution: by the TPP alone while
+	// awaiting SCA, else once the PSU confirmed the TPP's cancellation
+	// (cancellation SCA flow, see cancellation.go).
 	StatusCancelled = "CANC"
 	// StatusHold: stopped or on hold by the bank (release 1.21.18); only
 	// the bank leaves it.
@@ -27,14 +29,16 @@ const (
 )
 
 // paymentTransitions lists, for each status, the statuses a payment may
-// move to and what moves it.
+// move to and what moves it. "TPP DELETE" from RCVD cancels at once (204);
+// from any later status it answers 202 and the payment moves only when
+// the PSU confirms the cancellation on the SCA page ("TPP DELETE + PSU").
 var paymentTransitions = map[string]map[string]string{
 	StatusReceived:                {StatusAccepted: "SCA completed, due", StatusPending: "SCA completed, future date", StatusRejected: "SCA failed or cancelled", StatusCancelled: "TPP DELETE"},
-	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant between own accounts", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
-	StatusPending:                 {StatusSettlementInProcess: "batch run on the date", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
-	StatusAcceptedCustomerProfile: {StatusSettlementInProcess: "batch run with funds", StatusCancelled: "TPP DELETE", StatusHold: "bank"},
+	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant between own accounts", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
+	StatusPending:                 {StatusSettlementInProcess: "batch run on the date", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
+	StatusAcceptedCustomerProfile: {StatusSettlementInProcess: "batch run with funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusSettlementInProcess:     {StatusSettled: "booked", StatusAcceptedCustomerProfile: "no funds at booking"},
-	StatusHold:                    {StatusAccepted: "bank releases", StatusCancelled: "bank stops"},
+	StatusHold:                    {StatusAccepted: "bank releases", StatusCancelled: "bank stops, or TPP DELETE + PSU"},
 }
 
 // canMove reports whether a payment may go from one status to another.

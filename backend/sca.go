@@ -29,10 +29,12 @@ const csrfCookie = "obgw_sca"
 type scaView struct {
 	Title, TPP, Step, Action, CSRF, Error, Customer string
 	// Summary says what the PSU authorises (payments).
-	Summary    []string
-	Sandbox    bool
-	Agreements []store.Agreement
-	Accounts   []accountChoice
+	Summary []string
+	// Cancellation says the PSU authorises cancelling the Summary's payment.
+	Cancellation bool
+	Sandbox      bool
+	Agreements   []store.Agreement
+	Accounts     []accountChoice
 }
 
 type accountChoice struct{ ID, Label string }
@@ -88,7 +90,7 @@ func step(f *store.SCAFlow) string {
 		return "identify"
 	case f.Context == "":
 		return "context"
-	case f.Purpose == PurposeUser, f.Purpose == PurposePayment, f.Purpose == PurposeBasket:
+	case f.Purpose == PurposeUser, f.Purpose == PurposePayment, f.Purpose == PurposeBasket, f.Purpose == PurposeCancellation:
 		return "authorise"
 	default:
 		return "accounts"
@@ -97,6 +99,9 @@ func step(f *store.SCAFlow) string {
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
 	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox}
+	if f.Purpose == PurposeCancellation {
+		v.Title, v.Cancellation = "Cancel a payment", true
+	}
 	ctx := r.Context()
 	if f.CustomerID != "" {
 		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
@@ -349,6 +354,19 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 			return
 		}
 	}
+	if f.Purpose == PurposeCancellation {
+		if err := s.cancelFlowPayment(ctx, f); err != nil {
+			status, code := http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE"
+			switch {
+			case errors.Is(err, errNotPSUAccount):
+				status, code = http.StatusForbidden, "RESOURCE_UNKNOWN"
+			case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
+				status, code = http.StatusConflict, "STATUS_INVALID"
+			}
+			s.fail(w, r, f, status, code, "The payment could not be cancelled: "+err.Error())
+			return
+		}
+	}
 	f.State = store.FlowCompleted
 	if err := s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending); err != nil {
 		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusConflict)
@@ -411,7 +429,8 @@ func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
 }
 
-// flowPayments returns the payments a payment or basket flow authorises.
+// flowPayments returns the payments a payment, basket or cancellation flow
+// is about.
 func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
 	ids := []string{f.ResourceID}
 	if f.Purpose == PurposeBasket {
@@ -468,7 +487,7 @@ func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
 
 // summary describes the payments of the flow for the PSU.
 func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
-	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
+	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket && f.Purpose != PurposeCancellation {
 		return nil
 	}
 	ps, err := s.flowPayments(ctx, f)

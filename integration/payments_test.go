@@ -112,6 +112,23 @@ func TestPaymentThroughGateway(t *testing.T) {
 	if got := s.call("GET", status, true); !strings.Contains(string(got.body), `"ACTC"`) {
 		t.Fatalf("after SCA: %d %s", got.status, got.body)
 	}
+	// Cancelling the authorised payment needs the PSU: 202 with a
+	// cancellation SCA flow, whose routes pass the PIS policy.
+	self := "/v1/payments/domestic-norway-credit-transfers/" + created.PaymentID
+	var cancel struct {
+		TransactionStatus string                           `json:"transactionStatus"`
+		Links             map[string]struct{ Href string } `json:"_links"`
+	}
+	if got := s.call("DELETE", self, true); got.status != 202 || json.Unmarshal(got.body, &cancel) != nil ||
+		cancel.TransactionStatus != "ACTC" || cancel.Links["startAuthorisation"].Href != self+"/cancellation-authorisations" || cancel.Links["scaRedirect"].Href == "" {
+		t.Fatalf("DELETE authorised: %d %s", got.status, got.body)
+	}
+	if got := s.call("POST", self+"/cancellation-authorisations", true); got.status != 201 || !strings.Contains(string(got.body), `"scaRedirect"`) {
+		t.Fatalf("start cancellation authorisation: %d %s", got.status, got.body)
+	}
+	if got := s.call("GET", cancel.Links["scaStatus"].Href, true); got.status != 200 || !strings.Contains(string(got.body), `"received"`) {
+		t.Fatalf("cancellation scaStatus: %d %s", got.status, got.body)
+	}
 	batch := newRequest(t, g, http.MethodPost, "/v1/sandbox/payment-batch-runs", nil)
 	batch.Header.Del("TPP-Redirect-URI")
 	if err := signer(t, "tpp").Sign(batch, nil); err != nil {

@@ -156,7 +156,8 @@ type SCAFlow struct {
 	TPPSessionID string
 	// RedirectURI is the TPP-Redirect-URI of the triggering request.
 	RedirectURI string
-	// Purpose is what is authorised (consent, payment, basket, user).
+	// Purpose is what is authorised (consent, payment, basket, user,
+	// cancellation).
 	Purpose string
 	// ResourceID is the payment or basket authorised, if any.
 	ResourceID string

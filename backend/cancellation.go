@@ -1,0 +1,110 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"net/http"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// Payment cancellation (Berlin Group v1.3): a payment still awaiting the
+// PSU's SCA is cancelled by the TPP alone (DELETE answers 204); one the PSU
+// has authorised but that is not final yet is cancelled only once the PSU
+// confirms it on the SCA page (DELETE answers 202 with a cancellation SCA
+// flow already started; the payment keeps its status until then).
+
+// needsCancellationSCA reports whether cancelling a payment in status needs
+// the PSU: it may be cancelled and the PSU has already authorised it.
+func needsCancellationSCA(status string) bool {
+	return status != StatusReceived && canMove(status, StatusCancelled)
+}
+
+// cancelPayment cancels a payment awaiting SCA (204), or starts the PSU's
+// authorisation of cancelling an authorised one (202).
+func (s *Server) cancelPayment(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		p, e := s.paymentOf(r, c, kind)
+		if e != nil {
+			return e
+		}
+		from := p.Status
+		if !canMove(from, StatusCancelled) {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+from+" and can no longer be cancelled")
+		}
+		if needsCancellationSCA(from) {
+			f, e := s.startFlow(r.Context(), r, c, PurposeCancellation, p.ID, true)
+			if e != nil {
+				return e
+			}
+			self := paymentHref(p)
+			writeJSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]link{
+				"self":               {Href: self, Verbs: []string{"GET", "DELETE"}},
+				"status":             get(self + "/status"),
+				"startAuthorisation": {Href: self + "/cancellation-authorisations", Verbs: []string{"POST"}},
+				"scaRedirect":        get(scaHref(f.ID)),
+				"scaStatus":          get(self + "/cancellation-authorisations/" + f.ID),
+			}})
+			return nil
+		}
+		p.Status = StatusCancelled
+		if err := s.cfg.Store.UpdatePayment(r.Context(), p, from); errors.Is(err, store.ErrConflict) {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
+		} else if err != nil {
+			return storeError(err, "the payment")
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
+	}
+}
+
+// startCancellationAuthorisation opens a new cancellation SCA flow for an
+// authorised payment that may still be cancelled.
+func (s *Server) startCancellationAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		p, e := s.paymentOf(r, c, kind)
+		if e != nil {
+			return e
+		}
+		if p.Status == StatusReceived {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the payment awaits SCA: DELETE cancels it without the PSU")
+		}
+		if !needsCancellationSCA(p.Status) {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and can no longer be cancelled")
+		}
+		f, e := s.startFlow(r.Context(), r, c, PurposeCancellation, p.ID, true)
+		if e != nil {
+			return e
+		}
+		href := paymentHref(p) + "/cancellation-authorisations/" + f.ID
+		w.Header().Set("Location", href)
+		writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+			"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
+		return nil
+	}
+}
+
+// cancelFlowPayment completes a cancellation flow: the PSU must be one who
+// may pay from the payment's debtor account, and the payment must still be
+// cancellable; it then becomes CANC, unless a batch run took it meanwhile
+// (store.ErrConflict).
+func (s *Server) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error {
+	p, err := s.cfg.Store.GetPayment(ctx, f.ResourceID)
+	if err != nil {
+		return err
+	}
+	from := p.Status
+	if !needsCancellationSCA(from) {
+		return errNotCancellable
+	}
+	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
+	if err != nil || !s.mayDebit(ctx, f, debtor) {
+		return errNotPSUAccount
+	}
+	p.Status = StatusCancelled
+	return s.cfg.Store.UpdatePayment(ctx, p, from)
+}
+
+var errNotCancellable = errors.New("the payment can no longer be cancelled")
