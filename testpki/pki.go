@@ -3,9 +3,12 @@ package testpki
 import (
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"errors"
 	"fmt"
 	"math/big"
 	"net"
+	"runtime"
+	"sync"
 	"time"
 )
 
@@ -165,17 +168,36 @@ func Generate(now time.Time) (*PKI, error) {
 		return nil, err
 	}
 
-	var revoked []*big.Int
-	for _, s := range tppSpecs {
-		t, err := generateTPP(p, s, now, from, until)
-		if err != nil {
-			return nil, err
-		}
-		if s.revoked {
-			revoked = append(revoked, t.Seal.Certificate.SerialNumber, t.Web.Certificate.SerialNumber)
-		}
-		p.TPPs = append(p.TPPs, t)
+	// The TPPs' keys are most of the work (RSA-4096 ones take seconds):
+	// generate them on every CPU, keeping the order of tppSpecs.
+	tpps := make([]*TPP, len(tppSpecs))
+	errs := make([]error, len(tppSpecs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(tppSpecs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				tpps[i], errs[i] = generateTPP(p, tppSpecs[i], now, from, until)
+			}
+		}()
 	}
+	for i := range tppSpecs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	var revoked []*big.Int
+	for i, s := range tppSpecs {
+		if s.revoked {
+			revoked = append(revoked, tpps[i].Seal.Certificate.SerialNumber, tpps[i].Web.Certificate.SerialNumber)
+		}
+	}
+	p.TPPs = tpps
 	if p.CRL, err = p.Issuing.RevocationList(1, revoked, from, until); err != nil {
 		return nil, err
 	}
