@@ -20,8 +20,9 @@ const tppContactsPath = "/v1/tpp-contacts"
 type tppHandler = func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error
 
 // tppContactRoutes registers GET, PUT and DELETE /v1/tpp-contacts. The
-// route's policy names no role; the backend still wants the TPP granted
-// some PSD2 role (psd2Role). A TPP only ever reaches its own contacts:
+// route's policy names no role, so the gateway admits any PSD2 role the
+// certificate and the register both grant; the backend checks that again
+// (psd2Role). A TPP only ever reaches its own contacts:
 // the record is keyed by the organizationIdentifier the gateway verified.
 func (s *Server) tppContactRoutes(verified func(tppHandler) http.Handler) {
 	s.mux.Handle("GET "+tppContactsPath, verified(psd2Role(s.getTPPContacts)))
@@ -30,9 +31,8 @@ func (s *Server) tppContactRoutes(verified func(tppHandler) http.Handler) {
 }
 
 // psd2Role admits only a TPP to which the certificate and the register
-// both grant at least one PSD2 role: the gateway's role check passes any
-// registered TPP when the policy names no role, even one whose roles do
-// not intersect.
+// both grant at least one PSD2 role: the gateway checks that on routes
+// that name no role, and the backend trusts no check it has not repeated.
 func psd2Role(h tppHandler) tppHandler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		if len(c.Roles) == 0 {

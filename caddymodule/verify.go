@@ -35,7 +35,7 @@ const DefaultMaxBody = 1 << 20
 // as {http.vars.obgw.<check>} placeholders and access-log fields.
 type Verify struct {
 	// Role is the PSD2 role the route needs: PSP_AI, PSP_PI or PSP_IC.
-	// Empty admits any authorised TPP.
+	// Empty admits any PSD2 role the certificate and the register both grant.
 	Role string `json:"role,omitempty"`
 	// RequireHeaders lists headers the route demands besides Date,
 	// X-Request-ID, Signature and TPP-Signature-Certificate, e.g.

@@ -3,7 +3,8 @@ package gateway
 // Policy is what one route asks of the pipeline.
 type Policy struct {
 	// RequiredRole is the PSD2 role the route needs (PSP_AI, PSP_PI,
-	// PSP_IC); empty means any authorised TPP.
+	// PSP_IC); empty means any PSD2 role that the certificate and the
+	// register both grant.
 	RequiredRole string
 	// RequiredHeaders are headers that must be present besides Date,
 	// X-Request-ID, Signature and TPP-Signature-Certificate (for example

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -386,16 +387,15 @@ func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *P
 			o.Context.TPPName = entry.Name
 		}
 	}
-	if p.RequiredRole == "" {
+	// A route that names no role still wants one: a TPP whose certificate
+	// and register grant no PSD2 role in common may use nothing.
+	if (p.RequiredRole == "" && len(roles) > 0) || slices.Contains(roles, p.RequiredRole) {
 		o.Decisions[CheckRole] = DecisionPass
 		return roles, false
 	}
-	for _, r := range roles {
-		if r == p.RequiredRole {
-			o.Decisions[CheckRole] = DecisionPass
-			return roles, false
-		}
+	text := "this service needs a PSD2 role that the certificate and the register both grant"
+	if p.RequiredRole != "" {
+		text = fmt.Sprintf("this service needs role %s, which the certificate and the register do not both grant", p.RequiredRole)
 	}
-	e := bgerror.New(bgerror.CodeRoleInvalid, fmt.Sprintf("this service needs role %s, which the certificate and the register do not both grant", p.RequiredRole))
-	return roles, o.fail(p, CheckRole, e)
+	return roles, o.fail(p, CheckRole, bgerror.New(bgerror.CodeRoleInvalid, text))
 }

@@ -208,6 +208,31 @@ func TestVerifyReportOnly(t *testing.T) {
 	}
 }
 
+// registryRoles answers every lookup with an authorised entry granting
+// roles.
+type registryRoles []string
+
+func (rr registryRoles) Lookup(_ context.Context, id string) (*registry.Entry, error) {
+	return &registry.Entry{OrganizationIdentifier: id, Roles: rr, Status: registry.StatusAuthorised}, nil
+}
+
+// A route naming no role still refuses a TPP to which the certificate and
+// the register grant no PSD2 role in common.
+func TestVerifyNoCommonRole(t *testing.T) {
+	f := newFixture(t)
+	f.reg.inner = registryRoles{"PSP_IC"} // the aisp certificate says PSP_AI
+	r := f.sign(t, "aisp", "GET", "/v1/tpp-contacts", nil, nil)
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err == nil || o.Err.Code != "ROLE_INVALID" || o.Decision(CheckRole) != DecisionFail {
+		t.Fatalf("no common role: %v %s", o.Err, o.Decision(CheckRole))
+	}
+	f = newFixture(t)
+	f.reg.inner = registryRoles{"PSP_AI"}
+	r = f.sign(t, "aisp", "GET", "/v1/tpp-contacts", nil, nil)
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil || o.Decision(CheckRole) != DecisionPass {
+		t.Fatalf("a common role: %v %s", o.Err, o.Decision(CheckRole))
+	}
+}
+
 func TestVerifyDigestOptional(t *testing.T) {
 	f := newFixture(t)
 	r := f.sign(t, "tpp", "POST", "/v1/signing-baskets", []byte(`{"paymentIds":["a"]}`), nil)
