@@ -1,6 +1,9 @@
 package registry
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Status values of a registry entry.
 const (
@@ -25,15 +28,24 @@ func (e *Entry) Authorised() bool { return e != nil && e.Status == StatusAuthori
 
 // GrantedRoles returns the roles present both in certRoles and in the
 // register, in the order of certRoles. The register is authoritative: a role
-// the certificate still carries but the NCA withdrew is not granted.
+// the certificate still carries but the NCA withdrew is not granted. When
+// the register grants every role of the certificate (the usual case, on
+// every request) the result is certRoles itself, clipped so that an append
+// copies: treat it as read-only.
 func (e *Entry) GrantedRoles(certRoles []string) []string {
-	out := make([]string, 0, len(certRoles))
+	granted := 0
 	for _, r := range certRoles {
-		for _, g := range e.Roles {
-			if r == g {
-				out = append(out, r)
-				break
-			}
+		if slices.Contains(e.Roles, r) {
+			granted++
+		}
+	}
+	if granted == len(certRoles) {
+		return slices.Clip(certRoles)
+	}
+	out := make([]string, 0, granted)
+	for _, r := range certRoles {
+		if slices.Contains(e.Roles, r) {
+			out = append(out, r)
 		}
 	}
 	return out

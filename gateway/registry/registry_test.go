@@ -52,6 +52,22 @@ func TestGrantedRolesIsIntersection(t *testing.T) {
 	if len((&Entry{}).GrantedRoles([]string{"PSP_AI"})) != 0 {
 		t.Fatal("empty register roles granted something")
 	}
+	// Every role granted: the certificate's own slice, without a copy,
+	// and an append to it does not write into the certificate's roles.
+	cert := make([]string, 2, 4)
+	cert[0], cert[1] = "PSP_PI", "PSP_AI"
+	all := &Entry{Roles: []string{"PSP_AI", "PSP_PI", "PSP_IC"}}
+	if n := testing.AllocsPerRun(100, func() { all.GrantedRoles(cert) }); n != 0 {
+		t.Fatalf("%v allocations when every role is granted", n)
+	}
+	got = all.GrantedRoles(cert)
+	if len(got) != 2 || got[0] != "PSP_PI" || got[1] != "PSP_AI" {
+		t.Fatalf("%v", got)
+	}
+	_ = append(got, "X")
+	if cert[:3][2] == "X" {
+		t.Fatal("an append to the granted roles wrote into the certificate's")
+	}
 }
 
 // flakySource counts lookups and fails while down is set.
