@@ -74,15 +74,7 @@ func (s *Server) startCancellationAuthorisation(kind string) func(http.ResponseW
 		if !needsCancellationSCA(p.Status) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and can no longer be cancelled")
 		}
-		f, e := s.startFlow(r.Context(), r, c, PurposeCancellation, p.ID, true)
-		if e != nil {
-			return e
-		}
-		href := paymentHref(p) + "/cancellation-authorisations/" + f.ID
-		w.Header().Set("Location", href)
-		writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-			"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
-		return nil
+		return s.startPaymentFlow(w, r, c, p, PurposeCancellation, "cancellation-authorisations")
 	}
 }
 

@@ -246,16 +246,23 @@ func (s *Server) startPaymentAuthorisation(kind string) func(http.ResponseWriter
 		if p.Status != StatusReceived {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and needs no authorisation")
 		}
-		f, e := s.startFlow(r.Context(), r, c, PurposePayment, p.ID, true)
-		if e != nil {
-			return e
-		}
-		href := paymentHref(p) + "/authorisations/" + f.ID
-		w.Header().Set("Location", href)
-		writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-			"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
-		return nil
+		return s.startPaymentFlow(w, r, c, p, PurposePayment, "authorisations")
 	}
+}
+
+// startPaymentFlow starts an SCA flow of purpose for p and answers 201
+// with it, found under p's collection (authorisations or
+// cancellation-authorisations).
+func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, purpose, collection string) *bgerror.Error {
+	f, e := s.startFlow(r.Context(), r, c, purpose, p.ID, true)
+	if e != nil {
+		return e
+	}
+	href := paymentHref(p) + "/" + collection + "/" + f.ID
+	w.Header().Set("Location", href)
+	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+		"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
+	return nil
 }
 
 // getAuthorisation answers the scaStatus of a payment's flow of purpose

@@ -46,10 +46,6 @@ const errNoSCAProvider = "Strong customer authentication is not available in thi
 
 // scaPage shows the step of the flow the PSU is at.
 func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
-	if !s.cfg.Sandbox {
-		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
-		return
-	}
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
@@ -62,9 +58,14 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 }
 
 // openFlow loads the pending flow of the path; it answers the PSU itself
-// (an error page, or the failure redirect for an expired flow) when the
-// flow cannot go on.
+// (503 without an SCA provider, which only the sandbox's mock is; an error
+// page, or the failure redirect for an expired flow) when the flow cannot
+// go on.
 func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+	if !s.cfg.Sandbox {
+		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return nil, false
+	}
 	f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("flowId"))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
@@ -216,10 +217,6 @@ func hasRoles(have []string, want ...string) bool {
 
 // scaSubmit takes one form submission of the flow.
 func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
-	if !s.cfg.Sandbox {
-		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
-		return
-	}
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
