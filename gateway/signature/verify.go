@@ -30,7 +30,6 @@ var sha256DigestInfo = []byte{0x30, 0x31, 0x30, 0x0d, 0x06, 0x09, 0x60, 0x86, 0x
 type Key struct {
 	n      *bigmod.Modulus
 	e      uint
-	bits   int
 	prefix []byte // 00 01 FF..FF 00 DigestInfo: the encoding before the hash
 }
 
@@ -58,16 +57,13 @@ func NewKey(pub *rsa.PublicKey) (*Key, error) {
 	prefix = append(prefix, bytes.Repeat([]byte{0xff}, padding)...)
 	prefix = append(prefix, 0x00)
 	prefix = append(prefix, sha256DigestInfo...)
-	return &Key{n: n, e: uint(pub.E), bits: pub.N.BitLen(), prefix: prefix}, nil
+	return &Key{n: n, e: uint(pub.E), prefix: prefix}, nil
 }
-
-// Size is the length of the key's signatures in bytes.
-func (k *Key) Size() int { return k.n.Size() }
 
 // Verify checks an RSASSA-PKCS1-v1_5 SHA-256 signature over signingString.
 func (k *Key) Verify(signingString, sig []byte) error {
 	if size := k.n.Size(); len(sig) != size {
-		return fmt.Errorf("signature is %d bytes but the %d-bit key of TPP-Signature-Certificate makes %d-byte signatures", len(sig), k.bits, size)
+		return fmt.Errorf("signature is %d bytes but the %d-bit key of TPP-Signature-Certificate makes %d-byte signatures", len(sig), k.n.BitLen(), size)
 	}
 	s, err := bigmod.NewNat().SetBytes(sig, k.n)
 	if err != nil { // the signature is not below the modulus
