@@ -141,9 +141,13 @@ type Agreement struct {
 
 // SCA flow states.
 const (
-	FlowPending   = "pending"
-	FlowCompleted = "completed"
-	FlowFailed    = "failed"
+	FlowPending = "pending"
+	// FlowCompleting is a flow one request has claimed to act on (authorise
+	// its payments, store its consent): concurrent submissions of the same
+	// form wait for its outcome instead of acting again.
+	FlowCompleting = "completing"
+	FlowCompleted  = "completed"
+	FlowFailed     = "failed"
 )
 
 // SCAFlow is one run of the SCA redirect page.
@@ -161,13 +165,24 @@ type SCAFlow struct {
 	Purpose string
 	// ResourceID is the payment or basket authorised, if any.
 	ResourceID string
-	// State is pending, completed or failed.
+	// State is pending, completing, completed or failed.
 	State string
-	// CSRF is the anti-forgery token of the page's forms.
+	// CSRF is the anti-forgery token of the page's forms; it is replaced
+	// when the PSU identifies.
 	CSRF string
 	// CustomerID, Context (PRIVATE/CORPORATE) and AgreementID are filled
 	// in as the PSU goes through the page.
 	CustomerID, Context, AgreementID string
+	// SessionHash binds the flow to the browser that identified: the
+	// SHA-256 (hex) of the secret in that browser's cookie, never the
+	// secret. Once set, UpdateSCAFlow never replaces it with another.
+	SessionHash string
+	// IdentifyAttempts counts the identification attempts; only
+	// CountSCAFlowAttempt changes it (UpdateSCAFlow leaves it alone).
+	IdentifyAttempts int
+	// Outcome is the query the flow's final redirect added to RedirectURI
+	// (URL-encoded), kept so a duplicate submission answers the same.
+	Outcome string
 	// CreatedAt and ExpiresAt bound the flow.
 	CreatedAt, ExpiresAt time.Time
 }

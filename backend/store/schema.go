@@ -231,4 +231,41 @@ var migrations = []migration{{
 			updated_at {{instant}} NOT NULL
 		)`,
 	},
+}, {
+	version: 5,
+	name:    "sca flows: completing state, browser binding, identification attempts, outcome",
+	// A flow is claimed (pending -> completing) before its payments are
+	// authorised, so two confirm posts never both act; its outcome (the
+	// redirect's query) is kept for the duplicate to replay. session_hash
+	// is the SHA-256 of the secret cookie of the browser that identified,
+	// never the secret. SQLite cannot alter a CHECK constraint, so the
+	// table is rebuilt, the same way on both engines.
+	stmts: []string{
+		`CREATE TABLE sca_flows_new (
+			id TEXT PRIMARY KEY,
+			tpp TEXT NOT NULL,
+			tpp_session_id TEXT NOT NULL,
+			redirect_uri TEXT NOT NULL,
+			purpose TEXT NOT NULL,
+			resource_id TEXT NOT NULL,
+			state TEXT NOT NULL CHECK (state IN ('pending', 'completing', 'completed', 'failed')),
+			csrf TEXT NOT NULL,
+			customer_id TEXT REFERENCES customers (id) ON DELETE CASCADE,
+			context TEXT NOT NULL,
+			agreement_id TEXT REFERENCES agreements (id) ON DELETE CASCADE,
+			created_at {{instant}} NOT NULL,
+			expires_at {{instant}},
+			session_hash TEXT NOT NULL DEFAULT '',
+			identify_attempts INTEGER NOT NULL DEFAULT 0,
+			outcome TEXT NOT NULL DEFAULT ''
+		)`,
+		`INSERT INTO sca_flows_new (id, tpp, tpp_session_id, redirect_uri, purpose, resource_id, state, csrf,
+			customer_id, context, agreement_id, created_at, expires_at)
+			SELECT id, tpp, tpp_session_id, redirect_uri, purpose, resource_id, state, csrf,
+			customer_id, context, agreement_id, created_at, expires_at FROM sca_flows`,
+		`DROP TABLE sca_flows`,
+		`ALTER TABLE sca_flows_new RENAME TO sca_flows`,
+		`CREATE INDEX sca_flows_customer ON sca_flows (customer_id)`,
+		`CREATE INDEX sca_flows_agreement ON sca_flows (agreement_id)`,
+	},
 }}

@@ -89,9 +89,13 @@ type Store interface {
 	CreateSCAFlow(ctx context.Context, f *SCAFlow) error
 	// GetSCAFlow returns a flow by ID.
 	GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error)
-	// UpdateSCAFlow writes f if the stored flow is still in state from;
-	// otherwise ErrConflict (a form submitted twice, or in two tabs).
+	// UpdateSCAFlow writes f if the stored flow is still in state from and
+	// not bound to another browser; otherwise ErrConflict (a form submitted
+	// twice, or in two tabs).
 	UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) error
+	// CountSCAFlowAttempt counts one identification attempt on a pending
+	// flow, atomically, and returns the count so far.
+	CountSCAFlowAttempt(ctx context.Context, id string) (int, error)
 
 	// CompleteSession records a successful SCA as session s. When another
 	// valid session of the same TPP and customer exists, it is invalidated
