@@ -25,6 +25,46 @@
 //   - PSU-Geo-Location accepts ',' (the interface description) and ';'
 //     (Berlin Group's pattern) between latitude and longitude.
 //
+// Input bounds. Every header the interface description types has a length
+// bound (headerRules, the one table; the README's "Input bounds" lists the
+// same), so that what a client sends, and what the gateway and backend keep
+// of it, stays small. A value over its bound is 400 FORMAT_ERROR naming the
+// header and the bound. For headers that may repeat the bound applies to
+// the values together.
+//
+//	Header                     Bound (bytes)  Also
+//	Signature                  8192           the signature parser's bound
+//	Digest                     4096           the digest parser's bound
+//	Date                       64             IMF-fixdate
+//	X-Request-ID               36             UUID
+//	TPP-Signature-Certificate  16384          the contract's 16 KiB
+//	PSU-ID                     36             UUID
+//	PSU-Corporate-ID           36             UUID
+//	PSU-Device-ID              36             UUID
+//	PSU-IP-Address             45             IPv4 or IPv6
+//	PSU-IP-Port                5              1-65535
+//	PSU-HTTP-Method            6              GET POST PUT PATCH DELETE
+//	PSU-Geo-Location           64             GEO:<lat>,<lon>
+//	TPP-Redirect-URI           1024           absolute https URI
+//	TPP-Redirect-Preferred     5              true or false
+//	TPP-Session-ID             128            A-Z a-z 0-9 - . _ ~ + / = :
+//	X-Obgw-Context             8192           replaced by the gateway
+//	Content-Type               256
+//	PSU-User-Agent             1024           may repeat
+//	PSU-Accept                 512            may repeat
+//	PSU-Accept-Charset         256            may repeat
+//	PSU-Accept-Encoding        256            may repeat
+//	PSU-Accept-Language        256            may repeat
+//	Accept                     512            may repeat
+//	Accept-Charset             256            may repeat
+//	Accept-Encoding            256            may repeat
+//	Accept-Language            256            may repeat
+//	X-Accept-Fix               512            may repeat
+//
+// CheckPath holds the request's decoded path to valid UTF-8 without control
+// characters (NUL included), so malformed resource ids stop here instead of
+// in the limiter, the context token or the database.
+//
 // JSON paths are written in JSONPath style from the root "$": member names
 // that are identifiers use dot notation ($.instructedAmount.amount), other
 // names bracket notation with single quotes ($['a b']), array elements

@@ -264,3 +264,36 @@ func FuzzHeaderFormats(f *testing.F) {
 		}
 	})
 }
+
+// FuzzCheckPath compares CheckPath with a reference built from the
+// standard library: valid UTF-8 and no C0, DEL or C1 control character.
+func FuzzCheckPath(f *testing.F) {
+	for _, s := range []string{"/v1/accounts/enc!!abc/balances", "/v1/sca/\x00", "/v1/accounts/\xff/balances", "/v1/x/\u0085", "/v1/x/\u00a0", "/ø"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		want := utf8.ValidString(p)
+		for _, r := range p {
+			if r < 0x20 || (r >= 0x7f && r <= 0x9f) {
+				want = false
+			}
+		}
+		if got := CheckPath(p) == nil; got != want {
+			t.Errorf("CheckPath(%q) ok=%v, want %v", p, got, want)
+		}
+	})
+}
+
+var sessionIDPattern = regexp.MustCompile(`^[A-Za-z0-9._~+/=:-]{1,128}$`)
+
+// FuzzCheckSessionID compares CheckSessionID with a regular expression.
+func FuzzCheckSessionID(f *testing.F) {
+	for _, s := range []string{"s1", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721", "a b", "", "a+b/c=", "\x00"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, v string) {
+		if got, want := CheckSessionID("TPP-Session-ID", v) == nil, sessionIDPattern.MatchString(v); got != want {
+			t.Errorf("CheckSessionID(%q) ok=%v, want %v", v, got, want)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package hygiene
 
 import (
+	"fmt"
 	"net/netip"
 )
 
@@ -85,4 +86,35 @@ func CheckBool(name, v string) error {
 		return &Error{Path: name, Text: `not a boolean; send "true" or "false"`}
 	}
 	return nil
+}
+
+// CheckSessionID checks a TPP-Session-ID value: 1 to MaxTPPSessionIDBytes
+// characters, each an ASCII letter or digit or one of - . _ ~ + / = : (which
+// covers UUIDs, base64 and base64url tokens and dotted or colon-separated
+// identifiers). The backend stores the value with every session and SCA
+// flow and puts it in the PSU's redirect, so it is kept short and plain.
+func CheckSessionID(name, v string) error {
+	if len(v) > MaxTPPSessionIDBytes {
+		return &Error{Path: name, Text: fmt.Sprintf("header value is %d bytes, more than the %d allowed; send at most %d bytes", len(v), MaxTPPSessionIDBytes, MaxTPPSessionIDBytes)}
+	}
+	if !isSessionID(v) {
+		return &Error{Path: name, Text: "not a session identifier; send 1-128 characters of A-Z a-z 0-9 - . _ ~ + / = :"}
+	}
+	return nil
+}
+
+func isSessionID(v string) bool {
+	if v == "" {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', isDigit(c):
+		case c == '-', c == '.', c == '_', c == '~', c == '+', c == '/', c == '=', c == ':':
+		default:
+			return false
+		}
+	}
+	return true
 }

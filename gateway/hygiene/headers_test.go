@@ -75,11 +75,39 @@ func TestCheckHeaders(t *testing.T) {
 		{name: "repeated under a lower-case spelling", edit: func(h http.Header) { h["signature"] = []string{"x"} }, wantPath: "Signature", wantText: "more than once"},
 		{name: "format checked under a non-canonical spelling", edit: func(h http.Header) { h["psu-ip-address"] = []string{"nope"}; h.Del("PSU-IP-Address") }, wantPath: "PSU-IP-Address", wantText: "not an IP address"},
 
-		{name: "emoji in an unlisted header", edit: func(h http.Header) { h.Set("PSU-User-Agent", "App \U0001F600") }, wantPath: "Psu-User-Agent", wantText: "U+1F600"},
+		{name: "emoji in an unlisted header", edit: func(h http.Header) { h.Set("PSU-User-Agent", "App \U0001F600") }, wantPath: "PSU-User-Agent", wantText: "U+1F600"},
 		{name: "bidi in PSU-ID", edit: func(h http.Header) { h.Set("PSU-ID", "\u202e") }, wantPath: "PSU-ID", wantText: "U+202E"},
 		{name: "control character in second value", edit: func(h http.Header) { h.Add("X-Accept-Fix", "a\x01") }, wantPath: "X-Accept-Fix", wantText: "U+0001"},
 		{name: "invalid UTF-8 in Signature", edit: func(h http.Header) { h.Set("Signature", "keyId=\"\xd8\"") }, wantPath: "Signature", wantText: "invalid UTF-8"},
 		{name: "value errors come before format errors", edit: func(h http.Header) { h.Set("X-Request-ID", "bad"); h.Set("Accept", "\x00") }, wantPath: "Accept", wantText: "U+0000"},
+		{name: "10 KB TPP-Session-ID", edit: func(h http.Header) { h.Set("TPP-Session-ID", strings.Repeat("s", 10<<10)) }, wantPath: "TPP-Session-ID", wantText: "10240 bytes, more than the 128 allowed"},
+		{name: "129-byte TPP-Session-ID", edit: func(h http.Header) { h.Set("TPP-Session-ID", strings.Repeat("s", 129)) }, wantPath: "TPP-Session-ID", wantText: "more than the 128 allowed"},
+		{name: "128-byte TPP-Session-ID", edit: func(h http.Header) { h.Set("TPP-Session-ID", strings.Repeat("s", 128)) }},
+		{name: "UUID TPP-Session-ID", edit: func(h http.Header) { h.Set("TPP-Session-ID", "99391c7e-ad88-49ec-a2ad-99ddcb1f7721") }},
+		{name: "base64 TPP-Session-ID", edit: func(h http.Header) { h.Set("TPP-Session-ID", "a+b/c=d_e~f.g:h") }},
+		{name: "TPP-Session-ID with a space", edit: func(h http.Header) { h.Set("TPP-Session-ID", "a b") }, wantPath: "TPP-Session-ID", wantText: "not a session identifier"},
+		{name: "TPP-Session-ID with a quote", edit: func(h http.Header) { h.Set("TPP-Session-ID", `a"b`) }, wantPath: "TPP-Session-ID", wantText: "not a session identifier"},
+		{name: "2 KB TPP-Redirect-URI", edit: func(h http.Header) {
+			h.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state="+strings.Repeat("a", 2048-len("https://tpp.example.no/cb?state=")))
+		}, wantPath: "TPP-Redirect-URI", wantText: "2048 bytes, more than the 1024 allowed"},
+		{name: "1 KiB TPP-Redirect-URI", edit: func(h http.Header) {
+			h.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state="+strings.Repeat("a", 1024-len("https://tpp.example.no/cb?state=")))
+		}},
+		{name: "TPP-Signature-Certificate over 16 KiB", edit: func(h http.Header) { h.Set("TPP-Signature-Certificate", strings.Repeat("A", 16<<10+1)) }, wantPath: "TPP-Signature-Certificate", wantText: "more than the 16384 allowed"},
+		{name: "TPP-Signature-Certificate of 16 KiB", edit: func(h http.Header) { h.Set("TPP-Signature-Certificate", strings.Repeat("A", 16<<10)) }},
+		{name: "Signature over 8 KiB", edit: func(h http.Header) { h.Set("Signature", strings.Repeat("A", 8<<10+1)) }, wantPath: "Signature", wantText: "more than the 8192 allowed"},
+		{name: "Digest over 4 KiB", edit: func(h http.Header) { h.Set("Digest", strings.Repeat("A", 4<<10+1)) }, wantPath: "Digest", wantText: "more than the 4096 allowed"},
+		{name: "long PSU-User-Agent", edit: func(h http.Header) { h.Set("PSU-User-Agent", strings.Repeat("A", 1025)) }, wantPath: "PSU-User-Agent", wantText: "more than the 1024 allowed"},
+		{name: "long PSU-Accept-Language", edit: func(h http.Header) { h.Set("PSU-Accept-Language", strings.Repeat("A", 257)) }, wantPath: "PSU-Accept-Language", wantText: "more than the 256 allowed"},
+		{name: "PSU-Accept-Language may repeat", edit: func(h http.Header) { h.Add("PSU-Accept-Language", "nb"); h.Add("PSU-Accept-Language", "en") }},
+		{name: "repeated values count together", edit: func(h http.Header) {
+			for range 5 {
+				h.Add("PSU-Accept", strings.Repeat("a", 110))
+			}
+		}, wantPath: "PSU-Accept", wantText: "values are together 550 bytes, more than the 512 allowed"},
+		{name: "long PSU-Geo-Location", edit: func(h http.Header) { h.Set("PSU-Geo-Location", "GEO:59."+strings.Repeat("1", 60)+",10.7") }, wantPath: "PSU-Geo-Location", wantText: "more than the 64 allowed"},
+		{name: "long Content-Type", edit: func(h http.Header) { h.Set("Content-Type", "application/json; x="+strings.Repeat("a", 256)) }, wantPath: "Content-Type", wantText: "more than the 256 allowed"},
+		{name: "long x-accept-fix under a lower-case spelling", edit: func(h http.Header) { h["x-accept-fix"] = []string{strings.Repeat("a", 600)} }, wantPath: "X-Accept-Fix", wantText: "more than the 512 allowed"},
 		{name: "multiplicity before formats, in contract order", edit: func(h http.Header) { h.Set("PSU-IP-Port", "0"); h.Add("Date", "x") }, wantPath: "Date", wantText: "more than once"},
 	}
 	for _, tt := range tests {

@@ -5,8 +5,10 @@ import (
 	"strings"
 )
 
-// MaxRedirectURIBytes bounds the length of TPP-Redirect-URI.
-const MaxRedirectURIBytes = 2048
+// MaxRedirectURIBytes bounds the length of TPP-Redirect-URI, which the
+// backend stores with every SCA flow: real callback URIs with a state
+// parameter are a few hundred bytes.
+const MaxRedirectURIBytes = 1024
 
 // CheckRedirectURI checks a TPP-Redirect-URI value: an absolute https URI
 // (RFC 3986) with a host, no userinfo and no fragment, at most
@@ -24,7 +26,7 @@ func CheckRedirectURI(name, v string, allowHTTPLocalhost bool) error {
 
 func redirectURIProblem(v string, allowHTTPLocalhost bool) string {
 	if len(v) > MaxRedirectURIBytes {
-		return "redirect URI is too long; keep it under 2048 bytes"
+		return "redirect URI is too long; send at most 1024 bytes"
 	}
 	var rest string
 	isHTTP := false

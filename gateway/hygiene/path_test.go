@@ -1,0 +1,45 @@
+package hygiene
+
+import (
+	"errors"
+	"strings"
+	"testing"
+)
+
+func TestCheckPath(t *testing.T) {
+	tests := []struct {
+		path     string
+		wantText string // "" means valid
+	}{
+		{path: "/v1/accounts/enc!!AbC-_123/balances"},
+		{path: "/v1/accounts/ø/balances"},
+		{path: "/"},
+		{path: ""},
+		{path: "/v1/sca/\x00", wantText: "control character U+0000 at byte 8"},
+		{path: "/v1/bank-offered-consents/a\x1fb", wantText: "U+001F"},
+		{path: "/v1/x/\x7f", wantText: "U+007F"},
+		{path: "/v1/x/\u0085", wantText: "C1 control character U+0085"},
+		{path: "/v1/accounts/\xff/balances", wantText: "invalid UTF-8 at byte 13"},
+		{path: "/v1/accounts/\xc3", wantText: "invalid UTF-8"},
+		{path: "/v1/accounts/\xed\xa0\x80", wantText: "invalid UTF-8"}, // a surrogate
+	}
+	for _, tt := range tests {
+		err := CheckPath(tt.path)
+		if tt.wantText == "" {
+			if err != nil {
+				t.Errorf("CheckPath(%q) = %v, want nil", tt.path, err)
+			}
+			continue
+		}
+		var he *Error
+		if !errors.As(err, &he) || he.Path != "(request-target)" || !strings.Contains(he.Text, tt.wantText) {
+			t.Errorf("CheckPath(%q) = %v, want (request-target) and %q", tt.path, err, tt.wantText)
+		}
+	}
+}
+
+func TestCheckPathDoesNotAllocateOnValidInput(t *testing.T) {
+	if allocs := testing.AllocsPerRun(100, func() { _ = CheckPath("/v1/accounts/enc!!AbC-_123/transactions/enc!!x") }); allocs != 0 {
+		t.Errorf("CheckPath: %v allocations, want 0", allocs)
+	}
+}
