@@ -13,4 +13,10 @@
 // clock ("now") rather than Redis's, so tests can pin time; gateways that
 // share a Redis therefore need synchronised clocks, which they already need
 // for the 60 s Date check.
+//
+// Keys are kept for a whole window, so the parts a client chooses are
+// checked before anything is counted (CheckKeyParts): the resource id is at
+// most 128 bytes of A-Z a-z 0-9 ! _ = . - (the backend's ids are "enc!!"
+// and URL-safe base64), and the PSU-ID a UUID. A client that sends anything
+// else is refused and leaves no key behind.
 package limits
