@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/obgw/obgw/backend/money"
@@ -22,8 +21,10 @@ var templateFiles embed.FS
 
 var scaTemplate = template.Must(template.ParseFS(templateFiles, "templates/sca.html"))
 
-// csrfCookie is the double-submit cookie of the SCA page's forms.
-const csrfCookie = "obgw_sca"
+// maxIdentifyAttempts is how many identification numbers one flow may try:
+// the attempt that uses the last one up without success ends the flow with
+// the failure redirect.
+const maxIdentifyAttempts = 5
 
 // scaView is what the SCA page shows.
 type scaView struct {
@@ -50,35 +51,48 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: csrfCookie, Value: f.CSRF, Path: scaHref(f.ID),
-		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode, MaxAge: int(FlowLifetime.Seconds()),
-	})
+	if f.SessionHash == "" {
+		// Before identification the cookie is the double-submit copy of
+		// the form token; after, it is the browser's secret, which only
+		// identification sets.
+		setFlowCookie(w, f, f.CSRF, int(FlowLifetime.Seconds()))
+	}
 	s.render(w, r, f, "")
 }
 
 // openFlow loads the pending flow of the path; it answers the PSU itself
 // (503 without an SCA provider, which only the sandbox's mock is; an error
-// page, or the failure redirect for an expired flow) when the flow cannot
-// go on.
+// page; the failure redirect for an expired flow; the flow's outcome again
+// to the browser that ended it; 403 to any browser but the one that
+// identified) when the flow cannot go on.
 func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
 	if !s.cfg.Sandbox {
-		http.Error(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
 	}
 	f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("flowId"))
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
+		scaError(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
 		return nil, false
 	case err != nil:
-		http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return nil, false
+	case f.State != store.FlowPending && fromBrowser(r, f):
+		// A second click on a form that already ended the flow.
+		s.replay(w, r, f.ID)
 		return nil, false
 	case f.State != store.FlowPending:
-		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusGone)
+		scaError(w, errFinished, http.StatusGone)
 		return nil, false
 	case !s.cfg.Now().Before(f.ExpiresAt):
-		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The authorisation took too long; start again")
+		// RedirectURI is the one the gateway validated when the flow was
+		// created: the redirect goes nowhere else.
+		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The authorisation took too long; start again", nil)
+		return nil, false
+	case f.SessionHash != "" && !fromBrowser(r, f):
+		scaError(w, errOtherBrowser, http.StatusForbidden)
 		return nil, false
 	}
 	return f, true
@@ -107,7 +121,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	if f.CustomerID != "" {
 		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 		if err != nil {
-			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		}
 		v.Customer = c.Name
@@ -116,7 +130,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	case "context":
 		ags, err := s.cfg.Store.ListAgreementsOf(ctx, f.CustomerID)
 		if err != nil {
-			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		}
 		v.Agreements = ags
@@ -125,7 +139,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	case "accounts":
 		choices, err := s.offered(ctx, f)
 		if err != nil {
-			http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		}
 		v.Accounts = choices
@@ -223,33 +237,27 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
-		http.Error(w, "The form could not be read.", http.StatusBadRequest)
+		scaError(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	cookie, err := r.Cookie(csrfCookie)
-	form := r.PostForm.Get("csrf")
-	if err != nil || subtle.ConstantTimeCompare([]byte(cookie.Value), []byte(f.CSRF)) != 1 ||
-		subtle.ConstantTimeCompare([]byte(form), []byte(f.CSRF)) != 1 {
-		http.Error(w, "This form has expired or did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
+	// openFlow checked the browser's secret once the PSU identified; the
+	// double-submit cookie is checked here before.
+	if !fromBrowser(r, f) || subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(f.CSRF)) != 1 {
+		scaError(w, "This form has expired or did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
 		return
 	}
 	ctx := r.Context()
 	switch r.PostForm.Get("step") {
 	case "cancel":
-		s.rejectPayments(ctx, f)
-		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The PSU cancelled the authorisation")
+		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The PSU cancelled the authorisation", func(ctx context.Context) {
+			s.rejectPayments(ctx, f)
+		})
 	case "identify":
 		if step(f) != "identify" {
 			s.render(w, r, f, "")
 			return
 		}
-		c, err := s.cfg.Store.GetCustomerByNumber(ctx, strings.TrimSpace(r.PostForm.Get("customerNumber")))
-		if err != nil || c.Type != store.CustomerPrivate {
-			s.render(w, r, f, "Unknown identification number. Check it and try again.")
-			return
-		}
-		f.CustomerID = c.ID
-		s.advance(w, r, f)
+		s.identify(w, r, f, strings.TrimSpace(r.PostForm.Get("customerNumber")))
 	case "context":
 		if step(f) != "context" {
 			s.render(w, r, f, "")
@@ -293,14 +301,75 @@ func (s *Server) engaged(ctx context.Context, customerID, id string) bool {
 	return false
 }
 
-// advance stores the flow's progress and shows the next step; a lost
-// compare-and-set means another tab moved the flow on.
-func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
-	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending); err != nil {
-		http.Error(w, "This authorisation changed in another window. Start again from the service you came from.", http.StatusConflict)
+// identify takes an identification number. Each attempt is counted on the
+// flow before the number is looked up, so parallel guesses are bounded too;
+// the attempt that uses up maxIdentifyAttempts without success ends the
+// flow. Success binds the flow to this browser.
+func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, number string) {
+	ctx := r.Context()
+	tooMany := func() {
+		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "Too many wrong identification numbers; start again", func(ctx context.Context) {
+			s.rejectPayments(ctx, f)
+		})
+	}
+	n, err := s.cfg.Store.CountSCAFlowAttempt(ctx, f.ID)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		s.replay(w, r, f.ID) // the flow ended meanwhile
+		return
+	case err != nil:
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	case n > maxIdentifyAttempts:
+		tooMany()
 		return
 	}
+	c, err := s.cfg.Store.GetCustomerByNumber(ctx, number)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	if err != nil || c.Type != store.CustomerPrivate {
+		if n >= maxIdentifyAttempts {
+			tooMany()
+			return
+		}
+		s.render(w, r, f, "Unknown identification number. Check it and try again.")
+		return
+	}
+	secret, err := bindBrowser(f)
+	if err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	f.CustomerID = c.ID
+	if !s.save(w, r, f) {
+		return
+	}
+	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
 	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+}
+
+// advance stores the flow's progress and shows the next step.
+func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+	if s.save(w, r, f) {
+		http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+	}
+}
+
+// save stores a pending flow's progress; a lost compare-and-set means
+// another tab (or browser, before identification) moved the flow on.
+func (s *Server) save(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) bool {
+	err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		scaError(w, "This authorisation changed in another window. Start again from the service you came from.", http.StatusConflict)
+		return false
+	case err != nil:
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return false
+	}
+	return true
 }
 
 // confirm completes a consent flow with the chosen accounts.
@@ -308,7 +377,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 	ctx := r.Context()
 	offered, err := s.offered(ctx, f)
 	if err != nil {
-		http.Error(w, "The bank's systems are temporarily unavailable. Try again in a moment.", http.StatusServiceUnavailable)
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
 	allowed := map[string]bool{}
@@ -328,102 +397,6 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 		return
 	}
 	s.complete(w, r, f, chosen)
-}
-
-// complete ends a flow successfully: the consent for the chosen accounts
-// (none for a PISP-only flow), the TPP session and the PSU's identifiers,
-// then the success redirect.
-func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
-	ctx := r.Context()
-	if f.Purpose == PurposePayment || f.Purpose == PurposeBasket {
-		if err := s.authoriseFlowPayments(ctx, f); err != nil {
-			s.rejectPayments(ctx, f)
-			status, code := http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE"
-			switch {
-			case errors.Is(err, errNotPSUAccount):
-				status, code = http.StatusForbidden, "RESOURCE_UNKNOWN"
-			case errors.Is(err, errNoFunds):
-				status, code = http.StatusBadRequest, "PAYMENT_FAILED"
-			case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
-				status, code = http.StatusConflict, "STATUS_INVALID"
-			}
-			s.fail(w, r, f, status, code, "The payment could not be authorised: "+err.Error())
-			return
-		}
-	}
-	if f.Purpose == PurposeCancellation {
-		if err := s.cancelFlowPayment(ctx, f); err != nil {
-			status, code := http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE"
-			switch {
-			case errors.Is(err, errNotPSUAccount):
-				status, code = http.StatusForbidden, "RESOURCE_UNKNOWN"
-			case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
-				status, code = http.StatusConflict, "STATUS_INVALID"
-			}
-			s.fail(w, r, f, status, code, "The payment could not be cancelled: "+err.Error())
-			return
-		}
-	}
-	f.State = store.FlowCompleted
-	if err := s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending); err != nil {
-		http.Error(w, "This authorisation is already finished. Return to the service you came from.", http.StatusConflict)
-		return
-	}
-	now := s.cfg.Now()
-	consent := &store.Consent{
-		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
-		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,
-	}
-	sess := &store.Session{
-		TPP: f.TPP, TPPSessionID: f.TPPSessionID, CustomerID: f.CustomerID, Context: f.Context,
-		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
-	}
-	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
-	if err == nil && f.Purpose == PurposeConsent {
-		err = s.cfg.Store.CreateConsent(ctx, consent)
-	}
-	if err == nil {
-		err = s.cfg.Store.CompleteSession(ctx, sess)
-	}
-	q := url.Values{"psu-id": {psuID}, "tpp-session-id": {f.TPPSessionID}, "context": {f.Context}}
-	if err == nil && f.Context == "CORPORATE" {
-		var cid string
-		cid, err = s.cfg.Store.CorporateID(ctx, f.TPP, f.AgreementID)
-		q.Set("psu-corporate-id", cid)
-	}
-	if err != nil {
-		s.redirect(w, r, f, url.Values{"system": {"obgw-sca"}, "status": {"503"}, "code": {"SERVICE_UNAVAILABLE"}, "message": {"The consent could not be stored; try again"}})
-		return
-	}
-	s.redirect(w, r, f, q)
-}
-
-// fail ends the flow as failed and sends the PSU back with the failure
-// parameters.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, status int, code, message string) {
-	f.State = store.FlowFailed
-	_ = s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending)
-	s.redirect(w, r, f, url.Values{"system": {"obgw-sca"}, "status": {strconv.Itoa(status)}, "code": {code}, "message": {message}})
-}
-
-// redirect sends the PSU's browser to the TPP-Redirect-URI with params
-// added to its own query. The server never fetches that URI itself.
-func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, params url.Values) {
-	u, err := url.Parse(f.RedirectURI)
-	if err != nil {
-		http.Error(w, "The service you came from gave an invalid return address.", http.StatusBadRequest)
-		return
-	}
-	q := u.Query()
-	for k, vs := range params {
-		for _, v := range vs {
-			q.Add(k, v)
-		}
-	}
-	u.RawQuery = q.Encode()
-	http.SetCookie(w, &http.Cookie{Name: csrfCookie, Value: "", Path: scaHref(f.ID), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, u.String(), http.StatusSeeOther)
 }
 
 // flowPayments returns the payments a payment, basket or cancellation flow

@@ -1,0 +1,229 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+// A flow has one outcome, whichever of several concurrent submissions (a
+// double-clicked "Confirm", two tabs) reaches the store first: the first
+// to move the flow out of pending acts on it (authorises its payments,
+// stores its consent and session) and records the redirect it answers; the
+// others answer the same redirect.
+
+// outcomeWait bounds how long a duplicate submission waits for the request
+// that claimed the flow to record its outcome.
+const outcomeWait = 10 * time.Second
+
+// actTimeout bounds the claimed flow's work. The work does not stop when
+// the browser that started it goes away (a double-click aborts the first
+// post): a half-done flow would never get its outcome.
+const actTimeout = 30 * time.Second
+
+// complete ends a flow successfully: it claims the flow, then authorises
+// its payments (or cancels one), stores the consent for the chosen
+// accounts (none for a PISP-only flow), the TPP session and the PSU's
+// identifiers, records the outcome and answers with it.
+func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
+	defer cancel()
+	claimed := *f
+	claimed.State = store.FlowCompleting
+	if err := s.cfg.Store.UpdateSCAFlow(ctx, &claimed, store.FlowPending); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			s.replay(w, r, f.ID)
+			return
+		}
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	to, q := s.act(ctx, &claimed, chosen)
+	s.end(w, r, &claimed, store.FlowCompleting, to, q, nil)
+}
+
+// act does what the claimed flow f authorises and returns the state it ends
+// in and its redirect's query.
+func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values) {
+	switch f.Purpose {
+	case PurposePayment, PurposeBasket:
+		if err := s.authoriseFlowPayments(ctx, f); err != nil {
+			s.rejectPayments(ctx, f)
+			status, code, message := authoriseFailure(err)
+			return store.FlowFailed, failure(status, code, message)
+		}
+	case PurposeCancellation:
+		if err := s.cancelFlowPayment(ctx, f); err != nil {
+			status, code, message := cancelFailure(err)
+			return store.FlowFailed, failure(status, code, message)
+		}
+	}
+	now := s.cfg.Now()
+	consent := &store.Consent{
+		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
+		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,
+	}
+	sess := &store.Session{
+		TPP: f.TPP, TPPSessionID: f.TPPSessionID, CustomerID: f.CustomerID, Context: f.Context,
+		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
+	}
+	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
+	if err == nil && f.Purpose == PurposeConsent {
+		err = s.cfg.Store.CreateConsent(ctx, consent)
+	}
+	if err == nil {
+		err = s.cfg.Store.CompleteSession(ctx, sess)
+	}
+	q := url.Values{"psu-id": {psuID}, "tpp-session-id": {f.TPPSessionID}, "context": {f.Context}}
+	if err == nil && f.Context == "CORPORATE" {
+		var cid string
+		cid, err = s.cfg.Store.CorporateID(ctx, f.TPP, f.AgreementID)
+		q.Set("psu-corporate-id", cid)
+	}
+	if err != nil {
+		// Payments authorised (or cancelled) stay so: the flow did that
+		// much; a consent or PSU-ID flow did nothing.
+		to := store.FlowFailed
+		if f.Purpose == PurposePayment || f.Purpose == PurposeBasket || f.Purpose == PurposeCancellation {
+			to = store.FlowCompleted
+		}
+		return to, failure(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The authorisation could not be stored; try again")
+	}
+	return store.FlowCompleted, q
+}
+
+// failure is the query of a failure redirect. message is one of the fixed
+// texts of this file, never an error's text.
+func failure(status int, code, message string) url.Values {
+	return url.Values{"system": {"obgw-sca"}, "status": {strconv.Itoa(status)}, "code": {code}, "message": {message}}
+}
+
+// authoriseFailure maps why a flow's payments could not be authorised to
+// the failure redirect's status, code and a fixed message for the PSU.
+func authoriseFailure(err error) (int, string, string) {
+	switch {
+	case errors.Is(err, errNotPSUAccount):
+		return http.StatusForbidden, "RESOURCE_UNKNOWN", "The payment could not be authorised: it is not from an account you may pay from"
+	case errors.Is(err, errNoFunds):
+		return http.StatusBadRequest, "PAYMENT_FAILED", "The payment could not be authorised: there are not enough funds"
+	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
+		return http.StatusConflict, "STATUS_INVALID", "The payment could not be authorised: it is no longer awaiting authorisation"
+	}
+	return http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The payment could not be authorised: the bank's systems are temporarily unavailable; try again"
+}
+
+// cancelFailure is authoriseFailure for a cancellation.
+func cancelFailure(err error) (int, string, string) {
+	switch {
+	case errors.Is(err, errNotPSUAccount):
+		return http.StatusForbidden, "RESOURCE_UNKNOWN", "The payment could not be cancelled: it is not from an account you may pay from"
+	case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
+		return http.StatusConflict, "STATUS_INVALID", "The payment could not be cancelled: it can no longer be cancelled"
+	}
+	return http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The payment could not be cancelled: the bank's systems are temporarily unavailable; try again"
+}
+
+// fail ends a pending flow as failed (the PSU cancelled, took too long, or
+// ran out of identification attempts); after runs only when this request
+// ended it.
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, status int, code, message string, after func(context.Context)) {
+	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(status, code, message), after)
+}
+
+// end records the flow's outcome by a compare-and-set from state from, runs
+// after when this request won, and answers with the outcome: its own, or,
+// when another request ended the flow first, that one's. A flow is never
+// moved out of a state another request moved it to.
+func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, from, to string, q url.Values, after func(context.Context)) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
+	defer cancel()
+	done := *f
+	done.State, done.Outcome = to, q.Encode()
+	err := s.cfg.Store.UpdateSCAFlow(ctx, &done, from)
+	switch {
+	case errors.Is(err, store.ErrConflict):
+		s.replay(w, r, f.ID)
+		return
+	case err != nil && from == store.FlowPending:
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	case err != nil:
+		// The claimed flow has acted: the PSU and the TPP learn how it
+		// went even though the store did not record it (duplicates then
+		// time out waiting, and the flow expires).
+	}
+	if err == nil && after != nil {
+		after(ctx)
+	}
+	s.redirect(w, r, &done, q)
+}
+
+// replay answers a request that lost the race to end flow id with the
+// outcome the winner recorded, waiting up to outcomeWait while the winner
+// is still at work.
+func (s *Server) replay(w http.ResponseWriter, r *http.Request, id string) {
+	deadline := time.NewTimer(outcomeWait)
+	defer deadline.Stop()
+	tick := time.NewTicker(25 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		f, err := s.cfg.Store.GetSCAFlow(r.Context(), id)
+		switch {
+		case err != nil:
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		case f.State == store.FlowPending:
+			// Only a lost identification gets here: the flow moved on.
+			scaError(w, "This authorisation changed in another window. Start again from the service you came from.", http.StatusConflict)
+			return
+		case f.State != store.FlowCompleting && f.Outcome == "":
+			scaError(w, errFinished, http.StatusGone)
+			return
+		case f.State != store.FlowCompleting:
+			q, err := url.ParseQuery(f.Outcome)
+			if err != nil {
+				scaError(w, errFinished, http.StatusGone)
+				return
+			}
+			s.redirect(w, r, f, q)
+			return
+		}
+		select {
+		case <-tick.C:
+		case <-deadline.C:
+			w.Header().Set("Retry-After", "2")
+			scaError(w, "This authorisation is still being completed. Reload the page in a moment.", http.StatusServiceUnavailable)
+			return
+		case <-r.Context().Done():
+			return
+		}
+	}
+}
+
+// redirect sends the PSU's browser to the TPP-Redirect-URI with params
+// added to its own query. The URI is the one the gateway validated when the
+// flow was created (https, or http://localhost in the sandbox); the server
+// never fetches it itself.
+func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, params url.Values) {
+	u, err := url.Parse(f.RedirectURI)
+	if err != nil {
+		scaError(w, "The service you came from gave an invalid return address.", http.StatusBadRequest)
+		return
+	}
+	q := u.Query()
+	for k, vs := range params {
+		for _, v := range vs {
+			q.Add(k, v)
+		}
+	}
+	u.RawQuery = q.Encode()
+	// The flow's cookie is left to expire: a click that lands after this
+	// answer still carries it, and gets this same redirect.
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, u.String(), http.StatusSeeOther)
+}
