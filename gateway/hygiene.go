@@ -19,6 +19,11 @@ func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	if raw := r.HTTP.URL.RawPath; raw != "" && (strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f")) {
 		return bgerror.Format("(request-target)", "the path must not contain an encoded slash (%2F)")
 	}
+	// Ids with NUL, control characters or invalid UTF-8 name no resource:
+	// refuse them before the limiter, the context token or the database.
+	if err := hygiene.CheckPath(r.HTTP.URL.Path); err != nil {
+		return hygieneError(err)
+	}
 	if err := hygiene.CheckHeaders(h, hygiene.HeaderRules{AllowHTTPLocalhostRedirect: p.AllowHTTPLocalhostRedirect}); err != nil {
 		return hygieneError(err)
 	}

@@ -336,6 +336,11 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 
 // checkLimit counts the call against the PSU-not-present limit.
 func (v *Verifier) checkLimit(ctx context.Context, r *Request, p *Policy, o *Outcome, now time.Time) *bgerror.Error {
+	// The client's parts of the key are bounded before anything is counted.
+	var ke *limits.KeyPartError
+	if err := limits.CheckKeyParts(o.Context.PSUID, r.LimitResource); errors.As(err, &ke) {
+		return bgerror.Format(ke.Part, ke.Text)
+	}
 	if v.cfg.Limiter == nil {
 		o.Decisions[CheckLimit] = DecisionFail
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the call limit cannot be checked; retry later")
