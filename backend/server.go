@@ -2,7 +2,10 @@ package backend
 
 import (
 	"net/http"
+	"net/url"
+	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -105,8 +108,60 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
 		return
 	}
+	if !plausibleIDs(r.URL.EscapedPath()) {
+		// An id no resource of ours can have: answer as for an unknown
+		// one, alike on every store, without asking the store.
+		if strings.Contains(pattern, " /v1/sca/") {
+			w.Header().Set("Cache-Control", "no-store")
+			http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
+			return
+		}
+		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
+		return
+	}
 	// mux.Handler does not set path values: serve through the mux itself.
 	s.mux.ServeHTTP(w, r)
+}
+
+// MaxIDBytes bounds an id in the path. The store's ids are 29 bytes
+// ("enc!!" and 24 characters of URL-safe base64); the gateway's limiter
+// allows 128, and so does this.
+const MaxIDBytes = 128
+
+// plausibleIDs reports whether every segment of an escaped path, decoded
+// as the router decodes it, could be a path value of ours: at most
+// MaxIDBytes bytes of valid UTF-8 without control characters (C0, DEL,
+// C1; NUL included). The routes' literal segments all are, so the rule
+// falls on the ids, products included. It is the one place every path
+// value ({id}, {consentId}, {paymentId}, {flowId}...) is checked, before
+// any handler: PostgreSQL refuses NUL and invalid UTF-8 in text (an error,
+// hence 503, where SQLite found nothing), and an id no resource can have
+// should cost no query.
+func plausibleIDs(escaped string) bool {
+	for len(escaped) > 0 {
+		seg := escaped
+		if i := strings.IndexByte(escaped, '/'); i >= 0 {
+			seg, escaped = escaped[:i], escaped[i+1:]
+		} else {
+			escaped = ""
+		}
+		if strings.IndexByte(seg, '%') >= 0 {
+			v, err := url.PathUnescape(seg)
+			if err != nil {
+				return false
+			}
+			seg = v
+		}
+		if len(seg) > MaxIDBytes || !utf8.ValidString(seg) {
+			return false
+		}
+		for _, c := range seg {
+			if c < 0x20 || (c >= 0x7f && c <= 0x9f) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // statusProbe records the status the mux's fallback handler would send.
