@@ -11,8 +11,10 @@ PKG     := ./...
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
 
+# The shipped Caddyfile is a production deployment unless OBGW_ENV says
+# otherwise; `make run` asks for the sandbox (mock SCA, sandbox data set).
 run: build
-	$(BIN) run --config Caddyfile --adapter caddyfile
+	OBGW_ENV=$${OBGW_ENV:-sandbox} $(BIN) run --config Caddyfile --adapter caddyfile
 
 # Every test: unit, Caddyfile checks and the integration suite that runs the
 # real binary over real TLS with signed requests.

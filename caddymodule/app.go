@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/obgw/obgw/gateway"
 	"github.com/obgw/obgw/gateway/eidas"
@@ -59,10 +60,21 @@ type App struct {
 	// ContextKey is the base64 HS256 secret (at least 32 bytes) that signs
 	// the X-Obgw-Context token. A split deployment sets the same key on the
 	// gateway and the backend; when empty, a random key is made per process,
-	// which suits the single-process default.
+	// which suits the single-process default. Runtime placeholders are
+	// expanded at provision time, so `{env.OBGW_CONTEXT_KEY}` keeps the key
+	// out of the JSON configuration the admin API serves.
 	ContextKey string `json:"context_key,omitempty"`
-	// Environment is "sandbox" (default) or "production".
+	// ContextKeyFile is a file holding the context key (instead of
+	// context_key), read at provision time.
+	ContextKeyFile string `json:"context_key_file,omitempty"`
+	// Environment is "production" (default) or "sandbox". Only a sandbox
+	// identifies a PSU by a customer number and serves /v1/sandbox/*.
 	Environment string `json:"environment,omitempty"`
+	// BodyMemory is how many bytes of request bodies the gateway holds at
+	// once, all requests together (default 64 MiB). Bodies are read only
+	// after a request is authenticated, in chunks as bytes arrive; a chunk
+	// beyond the budget is refused with 503.
+	BodyMemory int64 `json:"body_memory,omitempty"`
 	// OCSP turns on OCSP revocation checks of TPP certificates (RFC 6960,
 	// the responder the certificate names), with the crl file, or else the
 	// CRLs the certificates name, as fallback.
@@ -73,11 +85,14 @@ type App struct {
 	// limits in Redis, shared by every gateway instance: redis://,
 	// rediss:// (TLS), Sentinel (redis://h1:26379,h2/0?master_name=NAME) or
 	// Cluster (redis://h1,h2?cluster=true). Empty: in this process's memory.
-	// No connection is made at provisioning.
+	// No connection is made at provisioning. Runtime placeholders
+	// ({env.OBGW_REDIS_URL}) are expanded then, keeping a password out of
+	// the JSON configuration.
 	RedisURL string `json:"redis_url,omitempty"`
 
 	verifier   *gateway.Verifier
 	contextKey []byte
+	bodies     *semaphore.Weighted
 	metrics    *metrics
 	state      *sharedState
 	stateKey   string
@@ -95,8 +110,12 @@ func (App) CaddyModule() caddy.ModuleInfo {
 // verifier. It reads local files only.
 func (a *App) Provision(ctx caddy.Context) error {
 	if a.Environment == "" {
-		a.Environment = EnvSandbox
+		a.Environment = EnvProduction
 	}
+	if a.BodyMemory <= 0 {
+		a.BodyMemory = DefaultBodyMemory
+	}
+	a.bodies = semaphore.NewWeighted(a.BodyMemory)
 	var err error
 	if a.metrics, err = newMetrics(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("obgw: metrics: %v", err)
@@ -117,8 +136,13 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return err
 	}
-	if a.ContextKey != "" {
-		a.contextKey, err = base64.StdEncoding.DecodeString(a.ContextKey)
+	warnLiteralSecret(ctx.Logger(), "context_key", a.ContextKey)
+	key, err := secretValue("context_key", a.ContextKey, a.ContextKeyFile)
+	if err != nil {
+		return fmt.Errorf("obgw: %v", err)
+	}
+	if key != "" {
+		a.contextKey, err = base64.StdEncoding.DecodeString(key)
 		if err != nil {
 			return fmt.Errorf("obgw: context_key is not base64: %v", err)
 		}
@@ -134,12 +158,16 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	// Replay and limit state outlive config reloads: a reload must not
 	// forget which request ids were used or how many calls were made.
+	redisURL, err := secretValue("redis_url", a.RedisURL, "")
+	if err != nil {
+		return fmt.Errorf("obgw: %v", err)
+	}
 	a.stateKey = "memory"
-	if a.RedisURL != "" {
-		a.stateKey = "redis " + a.RedisURL
+	if redisURL != "" {
+		a.stateKey = "redis " + redisURL
 	}
 	st, _, err := sharedStates.LoadOrNew(a.stateKey, func() (caddy.Destructor, error) {
-		return newSharedState(a.RedisURL)
+		return newSharedState(redisURL)
 	})
 	if err != nil {
 		return fmt.Errorf("obgw: redis_url: %v", err)

@@ -35,9 +35,15 @@ type Backend struct {
 	// DataDir holds the SQLite file (default: Caddy's data directory/obgw).
 	DataDir string `json:"data_dir,omitempty"`
 	// ContextKey is the base64 HS256 secret of the gateway's context tokens.
-	// Empty: the obgw app's key (single process).
+	// Empty: the obgw app's key (single process). Runtime placeholders
+	// ({env.OBGW_CONTEXT_KEY}) are expanded at provision time, keeping the
+	// key out of the JSON configuration; so are the database URL's.
 	ContextKey string `json:"context_key,omitempty"`
-	// Environment is sandbox or production; empty: the obgw app's, or sandbox.
+	// ContextKeyFile is a file holding the context key, read at provision
+	// time (instead of context_key).
+	ContextKeyFile string `json:"context_key_file,omitempty"`
+	// Environment is sandbox or production; empty: the obgw app's, or
+	// production.
 	Environment string `json:"environment,omitempty"`
 	// BatchTimes are the times of day (HH:MM, Europe/Oslo) of the simulated
 	// payment batch runs in sandbox; default five a day. Production runs
@@ -66,9 +72,13 @@ func (Backend) CaddyModule() caddy.ModuleInfo {
 func (b *Backend) Provision(ctx caddy.Context) error {
 	b.logger = ctx.Logger()
 	b.mu = new(sync.Mutex)
-	var err error
-	if b.ContextKey != "" {
-		key, derr := base64.StdEncoding.DecodeString(b.ContextKey)
+	warnLiteralSecret(b.logger, "context_key", b.ContextKey)
+	secret, err := secretValue("context_key", b.ContextKey, b.ContextKeyFile)
+	if err != nil {
+		return fmt.Errorf("obgw_backend: %v", err)
+	}
+	if secret != "" {
+		key, derr := base64.StdEncoding.DecodeString(secret)
 		if derr != nil {
 			return fmt.Errorf("obgw_backend: context_key is not base64: %v", derr)
 		}
@@ -90,7 +100,7 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		}
 	}
 	if b.Environment == "" {
-		b.Environment = EnvSandbox
+		b.Environment = EnvProduction
 	}
 	if b.Environment != EnvSandbox && b.Environment != EnvProduction {
 		return fmt.Errorf("obgw_backend: environment must be sandbox or production, not %q", b.Environment)
@@ -98,7 +108,10 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 	if b.DataDir == "" {
 		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
 	}
-	url := b.Database
+	url, err := secretValue("database", b.Database, "")
+	if err != nil {
+		return fmt.Errorf("obgw_backend: %v", err)
+	}
 	if url == "" {
 		url = filepath.Join(b.DataDir, "obgw.db")
 	}
@@ -111,6 +124,9 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		return err
 	}
 	b.shared = v.(*sharedStore)
+	if sandboxEnv {
+		b.shared.markSandbox()
+	}
 	if sandboxEnv {
 		if len(b.BatchTimes) == 0 {
 			b.BatchTimes = backend.DefaultBatchTimes

@@ -27,6 +27,14 @@ type sharedStore struct {
 	st store.Store
 }
 
+// markSandbox makes the store seed the sandbox data set when it opens: a
+// sandbox backend that shares it says so, whoever provisioned it first.
+func (s *sharedStore) markSandbox() {
+	s.mu.Lock()
+	s.sandbox = true
+	s.mu.Unlock()
+}
+
 // get returns the open store.
 func (s *sharedStore) get(ctx context.Context) (store.Store, error) {
 	s.mu.Lock()

@@ -3,6 +3,8 @@ package caddymodule
 import (
 	"strconv"
 
+	"github.com/dustin/go-humanize"
+
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -25,8 +27,10 @@ func init() {
 //	    cert_cache_size       <n>
 //	    cert_cache_ttl        <duration>
 //	    clock_skew            <duration>
-//	    context_key           <base64 secret>
-//	    environment           sandbox|production
+//	    context_key           <base64 secret, or {env.NAME}>
+//	    context_key_file      <file holding the key>
+//	    environment           production|sandbox
+//	    body_memory           <bytes, e.g. 64MiB>
 //	    redis_url             <redis:// URL>
 //	    ocsp                  on|off
 //	    ocsp_override         <url>
@@ -54,10 +58,10 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" && name != "redis_url" && name != "ocsp_override" {
-			// Only context_key and redis_url may be empty (an unset
-			// environment placeholder): the process then makes its own
-			// key, or keeps its state in memory.
+		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" {
+			// Only these may be empty (an environment placeholder set
+			// empty): the process then makes its own key, keeps its state
+			// in memory, or is a production deployment.
 			return d.ArgErr()
 		}
 		var err error
@@ -82,6 +86,12 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.ClockSkew, err = parseDuration(arg)
 		case "context_key":
 			a.ContextKey = arg
+		case "context_key_file":
+			a.ContextKeyFile = arg
+		case "body_memory":
+			var n uint64
+			n, err = humanize.ParseBytes(arg)
+			a.BodyMemory = int64(n)
 		case "environment":
 			a.Environment = arg
 		case "redis_url":

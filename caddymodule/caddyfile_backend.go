@@ -22,8 +22,9 @@ func parseBackend(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	obgw_backend {
 //	    database    <postgres:// URL | sqlite file>
 //	    data_dir    <dir>
-//	    context_key <base64 secret>
-//	    environment sandbox|production
+//	    context_key      <base64 secret, or {env.NAME}>
+//	    context_key_file <file holding the key>
+//	    environment      production|sandbox
 //	    batch_times <HH:MM>...
 //	}
 //
@@ -54,6 +55,8 @@ func (b *Backend) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			b.DataDir = v
 		case "context_key":
 			b.ContextKey = v
+		case "context_key_file":
+			b.ContextKeyFile = v
 		case "environment":
 			b.Environment = v
 		default:

@@ -177,6 +177,58 @@ func TestShippedCaddyfileAdapts(t *testing.T) {
 	}
 }
 
+// TestShippedCaddyfileKeepsSecretsOut: with the secrets set in the
+// environment, the adapted configuration (what the admin API serves and
+// Caddy would autosave) holds none of them; they are read at provision.
+func TestShippedCaddyfileKeepsSecretsOut(t *testing.T) {
+	secrets := map[string]string{
+		"OBGW_CONTEXT_KEY":  "c2VjcmV0LWNvbnRleHQta2V5LW9mLTMyLWJ5dGVzLi4uLi4=",
+		"OBGW_REDIS_URL":    "redis://:redis-password@127.0.0.1:6379/0",
+		"OBGW_DATABASE_URL": "postgres://obgw:db-password@127.0.0.1/obgw",
+	}
+	for k, v := range secrets {
+		t.Setenv(k, v)
+	}
+	t.Chdir("..")
+	file, _ := filepath.Abs("Caddyfile")
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := caddyfile.Adapter{ServerType: httpcaddyfile.ServerType{}}.Adapt(src, map[string]any{"filename": file})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range secrets {
+		if bytes.Contains(out, []byte(v)) {
+			t.Errorf("the adapted configuration holds %s", k)
+		}
+	}
+	if !bytes.Contains(out, []byte(`"persist":false`)) {
+		t.Error("the shipped configuration would be autosaved")
+	}
+}
+
+// TestSecretValue: a secret comes from a runtime placeholder or a file,
+// never both.
+func TestSecretValue(t *testing.T) {
+	t.Setenv("OBGW_TEST_SECRET", "from-env")
+	if v, err := secretValue("context_key", "{env.OBGW_TEST_SECRET}", ""); err != nil || v != "from-env" {
+		t.Fatalf("placeholder: %q %v", v, err)
+	}
+	file := filepath.Join(t.TempDir(), "key")
+	os.WriteFile(file, []byte("  from-file\n"), 0o600)
+	if v, err := secretValue("context_key", "{env.OBGW_UNSET_SECRET}", file); err != nil || v != "from-file" {
+		t.Fatalf("file: %q %v", v, err)
+	}
+	if _, err := secretValue("context_key", "{env.OBGW_TEST_SECRET}", file); err == nil {
+		t.Fatal("a key from both the environment and a file was accepted")
+	}
+	if _, err := secretValue("context_key", "", filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Fatal("a missing key file was accepted")
+	}
+}
+
 func TestUnmarshalFixes(t *testing.T) {
 	f := new(Fixes)
 	if err := f.UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw_fixes {\n fix longer-names 2020-06-01 2024-10-01\n}")); err != nil {

@@ -27,6 +27,7 @@ func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    request_target           required|optional
 //	    qwac                     required|optional
 //	    max_body                 <size>
+//	    body_timeout             <duration>
 //	    mode                     <check> enforce|report_only
 //	    on_error                 registry|replay|limit|ocsp deny|allow
 //	    limit                    balances|transactions [<resource placeholder>]
@@ -71,6 +72,16 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("max_body: %v", err)
 			}
 			v.MaxBody = int64(n)
+		case "body_timeout":
+			var s string
+			if !d.AllArgs(&s) {
+				return d.ArgErr()
+			}
+			dur, err := parseDuration(s)
+			if err != nil {
+				return d.Errf("body_timeout: %v", err)
+			}
+			v.BodyTimeout = dur
 		case "mode":
 			var check, mode string
 			if !d.AllArgs(&check, &mode) {

@@ -57,11 +57,16 @@ func (r *Ready) Provision(ctx caddy.Context) error {
 	if r.DataDir == "" {
 		r.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
 	}
-	url := r.Database
+	url, err := secretValue("database", r.Database, "")
+	if err != nil {
+		return fmt.Errorf("obgw_ready: %v", err)
+	}
 	if url == "" {
 		url = filepath.Join(r.DataDir, "obgw.db")
 	}
-	sandboxEnv := r.app == nil || r.app.Sandbox()
+	// Only a sandbox app seeds the sandbox data set; a backend-only process
+	// has no app, and its obgw_backend says (sharedStore.markSandbox).
+	sandboxEnv := r.app != nil && r.app.Sandbox()
 	r.poolKey = url
 	v, _, err := stores.LoadOrNew(url, func() (caddy.Destructor, error) {
 		return &sharedStore{url: url, sandbox: sandboxEnv}, nil

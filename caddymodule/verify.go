@@ -1,19 +1,17 @@
 package caddymodule
 
 import (
-	"bytes"
 	"fmt"
-	"io"
 	"net/http"
 	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/dustin/go-humanize"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+	"golang.org/x/sync/semaphore"
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
@@ -52,6 +50,10 @@ type Verify struct {
 	QWAC string `json:"qwac,omitempty"`
 	// MaxBody caps the request body in bytes (default 1 MiB).
 	MaxBody int64 `json:"max_body,omitempty"`
+	// BodyTimeout is how long the whole body may take to arrive once the
+	// checks that need no body have passed (default 10s): a client that
+	// trickles a body is answered 408 and its stream closed.
+	BodyTimeout caddy.Duration `json:"body_timeout,omitempty"`
 	// Modes sets a check's mode: "enforce" (default) or "report_only". Keys
 	// are check names: hygiene, date, certificate, registry, role, qwac,
 	// signature, digest, replay.
@@ -73,6 +75,7 @@ type Verify struct {
 
 	policy   gateway.Policy
 	verifier *gateway.Verifier
+	bodies   *semaphore.Weighted
 	metrics  *metrics
 	logger   *zap.Logger
 }
@@ -94,6 +97,7 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	}
 	app := appIface.(*App)
 	v.verifier = app.Verifier()
+	v.bodies = app.bodies
 	v.metrics = app.metrics
 	p, err := v.buildPolicy()
 	if err != nil {
@@ -105,6 +109,9 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	v.policy = p
 	if v.MaxBody <= 0 {
 		v.MaxBody = DefaultMaxBody
+	}
+	if v.BodyTimeout <= 0 {
+		v.BodyTimeout = caddy.Duration(DefaultBodyTimeout)
 	}
 	return nil
 }
@@ -186,12 +193,21 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 
 // ServeHTTP verifies the request and passes it on, or answers the error.
 func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	body, e := readBody(r, v.MaxBody)
-	if e != nil {
-		e.Write(w)
-		return nil
+	req := gateway.Request{HTTP: r}
+	// The body is read only once the request is authenticated (see
+	// gateway.Request.ReadBody); its bytes count against the app's body
+	// budget until the request is answered.
+	body := bodyRead{budget: v.bodies}
+	defer body.release()
+	if hasBody(r) {
+		if r.ContentLength > v.MaxBody {
+			tooLarge(v.MaxBody).Write(w)
+			return nil
+		}
+		req.ReadBody = func() ([]byte, *bgerror.Error) {
+			return body.read(w, r, v.MaxBody, time.Duration(v.BodyTimeout))
+		}
 	}
-	req := gateway.Request{HTTP: r, Body: body}
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {
 		req.ClientCertificate = r.TLS.PeerCertificates[0]
 	}
@@ -220,39 +236,12 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	return next.ServeHTTP(w, r)
 }
 
-// readBody buffers the body up to max bytes and puts the same bytes back
-// for the next handler, so that Digest is checked on exactly what is sent on.
-func readBody(r *http.Request, max int64) ([]byte, *bgerror.Error) {
-	// Go's servers set ContentLength 0 only when there is no body (HTTP/1.1
-	// without Content-Length or chunking, HTTP/2 with END_STREAM or a
-	// content-length of 0); -1 is a body of unknown length.
-	if r.Body == nil || r.Body == http.NoBody || r.ContentLength == 0 {
-		return nil, nil
-	}
-	if r.ContentLength > max {
-		return nil, tooLarge(max)
-	}
-	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength))
-	}
-	n, err := buf.ReadFrom(io.LimitReader(r.Body, max+1))
-	if err != nil {
-		e := bgerror.New(bgerror.CodeFormatError, "the request body could not be read completely")
-		return nil, e
-	}
-	if n > max {
-		return nil, tooLarge(max)
-	}
-	b := buf.Bytes()
-	r.Body = io.NopCloser(bytes.NewReader(b))
-	r.ContentLength = int64(len(b))
-	return b, nil
-}
-
-func tooLarge(max int64) *bgerror.Error {
-	return bgerror.NewStatus(http.StatusRequestEntityTooLarge, bgerror.CodeFormatError,
-		"the request body is larger than "+humanize.IBytes(uint64(max)))
+// hasBody reports whether r may have a body. Go's servers set
+// ContentLength 0 only when there is none (HTTP/1.1 without Content-Length
+// or chunking, HTTP/2 with END_STREAM or a content-length of 0); -1 is a
+// body of unknown length.
+func hasBody(r *http.Request) bool {
+	return r.Body != nil && r.Body != http.NoBody && r.ContentLength != 0
 }
 
 // Placeholder keys and values, made once: publishing a request's

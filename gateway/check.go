@@ -12,13 +12,13 @@ const (
 	CheckRegistry
 	CheckRole
 	CheckQWAC
-	CheckDigest
 	CheckReplay
+	CheckDigest
 	CheckLimit
 	numChecks
 )
 
-var checkNames = [numChecks]string{"hygiene", "date", "certificate", "signature", "registry", "role", "qwac", "digest", "replay", "limit"}
+var checkNames = [numChecks]string{"hygiene", "date", "certificate", "signature", "registry", "role", "qwac", "replay", "digest", "limit"}
 
 // String returns the check's name as used in configuration, placeholders
 // ({http.vars.obgw.<name>}) and metrics.

@@ -11,7 +11,8 @@ import (
 )
 
 // checkHygiene runs the cheap syntactic checks: header values and formats,
-// required headers, media types and the JSON body.
+// required headers and media types; the JSON body is checked by checkBody
+// once it is read.
 func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	h := r.HTTP.Header
 	// An encoded slash would let the path routes match on differ from the
@@ -36,17 +37,39 @@ func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	if e := checkAccept(h); e != nil {
 		return e
 	}
-	if len(r.Body) > 0 {
-		if !isJSONMediaType(h.Get("Content-Type")) {
-			e := bgerror.NewStatus(http.StatusUnsupportedMediaType, bgerror.CodeFormatError, "the body must be JSON with Content-Type: application/json")
-			e.Path = "Content-Type"
+	// A body announced is checked for its media type now; its bytes
+	// (checkBody) only once the request is authenticated.
+	if len(r.Body) > 0 || (r.ReadBody != nil && r.HTTP.ContentLength > 0) {
+		if e := checkContentType(h); e != nil {
 			return e
-		}
-		if err := hygiene.CheckJSON(r.Body, hygiene.DefaultJSONLimits); err != nil {
-			return hygieneError(err)
 		}
 	}
 	return nil
+}
+
+// checkBody applies hygiene's rules to the body received: JSON, under the
+// JSON limits and character rules.
+func checkBody(h http.Header, body []byte) *bgerror.Error {
+	if len(body) == 0 {
+		return nil
+	}
+	if e := checkContentType(h); e != nil {
+		return e
+	}
+	if err := hygiene.CheckJSON(body, hygiene.DefaultJSONLimits); err != nil {
+		return hygieneError(err)
+	}
+	return nil
+}
+
+// checkContentType refuses a body that is not declared JSON (415).
+func checkContentType(h http.Header) *bgerror.Error {
+	if isJSONMediaType(h.Get("Content-Type")) {
+		return nil
+	}
+	e := bgerror.NewStatus(http.StatusUnsupportedMediaType, bgerror.CodeFormatError, "the body must be JSON with Content-Type: application/json")
+	e.Path = "Content-Type"
+	return e
 }
 
 func hygieneError(err error) *bgerror.Error {

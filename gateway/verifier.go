@@ -105,6 +105,12 @@ type Request struct {
 	HTTP *http.Request
 	// Body is the exact body bytes received (empty for none).
 	Body []byte
+	// ReadBody, when set, reads the body after every check that needs no
+	// body has passed (certificate, signature, register, role, QWAC,
+	// replay); Body is then what it returned. So a client that cannot
+	// sign makes the gateway neither wait for a body nor hold one, and
+	// one signed set of headers opens at most one body read.
+	ReadBody func() ([]byte, *bgerror.Error)
 	// ClientCertificate is the mTLS client certificate (QWAC), if any.
 	ClientCertificate *x509.Certificate
 	// LimitResource is the resource id the PSU-not-present limit counts
@@ -268,19 +274,9 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 
 	k.lap(CheckQWAC)
 
-	// 8. Digest.
-	if d, e := checkDigest(h, r.Body, p); e != nil {
-		if o.fail(p, CheckDigest, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckDigest] = d
-	}
-
-	k.lap(CheckDigest)
-
-	// 9. Replay, recorded only for requests whose signature was checked,
-	// so a forger cannot burn a TPP's request ids.
+	// 8. Replay, recorded only for requests whose signature was checked,
+	// so a forger cannot burn a TPP's request ids; before the body is
+	// read, so one signed set of headers cannot hold many bodies open.
 	requestID := h.Get("X-Request-Id")
 	key := replay.Key(id.OrganizationIdentifier, requestID, h.Get("Date"))
 	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
@@ -306,6 +302,33 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	}
 
 	k.lap(CheckReplay)
+
+	// 9. The body, read only now, then Digest over the exact bytes
+	// received and the JSON rules of hygiene.
+	if r.ReadBody != nil {
+		body, e := r.ReadBody()
+		if e != nil {
+			o.Decisions[CheckHygiene] = DecisionFail
+			o.Err = e
+			return
+		}
+		r.Body = body
+	}
+	if d, e := checkDigest(h, r.Body, p); e != nil {
+		if o.fail(p, CheckDigest, e) {
+			return
+		}
+	} else {
+		o.Decisions[CheckDigest] = d
+	}
+	if e := checkBody(h, r.Body); e != nil {
+		if o.fail(p, CheckHygiene, e) {
+			return
+		}
+	}
+
+	k.lap(CheckDigest)
+
 	o.Context.RequestID = requestID
 	o.Context.Method = r.HTTP.Method
 	o.Context.Path = r.HTTP.URL.Path

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -13,6 +14,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -119,6 +121,10 @@ func start(t testing.TB, config string, port int, useTLS bool, env ...string) *g
 		"HOME="+t.TempDir(), // Caddy's own storage, away from the user's
 		"XDG_DATA_HOME="+t.TempDir(),
 		"XDG_CONFIG_HOME="+t.TempDir(),
+		// The shipped configuration is production by default; tests ask
+		// for the sandbox (its data set and mock SCA) unless they set
+		// OBGW_ENV themselves (the last value wins).
+		"OBGW_ENV=sandbox",
 	)
 	g.cmd.Env = append(g.cmd.Env, env...)
 	lw := &lockedWriter{w: g.output}
@@ -259,6 +265,38 @@ func newRequest(t testing.TB, g *gateway, method, path string, body []byte) *htt
 	}
 	req.Header.Set("Accept", "application/json")
 	return req
+}
+
+// rss returns the resident memory of process pid in KiB.
+func rss(t testing.TB, pid int) int {
+	t.Helper()
+	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
+			n, _ := strconv.Atoi(strings.Fields(v)[0])
+			return n
+		}
+	}
+	return 0
+}
+
+// goroutines returns the gateway's goroutine count, from its admin
+// endpoint's profile.
+func goroutines(t testing.TB, g *gateway) int {
+	t.Helper()
+	resp, err := http.Get("http://" + g.admin + "/debug/pprof/goroutine?debug=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "goroutine profile: total")))
+	return n
 }
 
 func containsFold(s, sub string) bool {

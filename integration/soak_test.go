@@ -3,13 +3,8 @@
 package integration
 
 import (
-	"bufio"
-	"fmt"
 	"io"
-	"net/http"
 	"os"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -98,31 +93,4 @@ func TestSoak(t *testing.T) {
 			t.Errorf("goroutines grew from %d to %d", base.goroutines, last.goroutines)
 		}
 	}
-}
-
-func rss(t *testing.T, pid int) int {
-	f, err := os.Open(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), "VmRSS:"); ok {
-			n, _ := strconv.Atoi(strings.Fields(v)[0])
-			return n
-		}
-	}
-	return 0
-}
-
-func goroutines(t *testing.T, g *gateway) int {
-	resp, err := http.Get("http://" + g.admin + "/debug/pprof/goroutine?debug=1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
-	n, _ := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(line, "goroutine profile: total")))
-	return n
 }

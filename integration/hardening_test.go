@@ -1,0 +1,295 @@
+package integration
+
+import (
+	"crypto/rand"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// paymentBody is a payment the slow-body tests announce and never finish.
+var paymentBody = []byte(`{"instructedAmount":{"currency":"NOK","amount":"10.00"},"debtorAccount":{"iban":"NO7809232911044"},"creditorName":"Kari","creditorAccount":{"iban":"NO9386011117947"}}`)
+
+// TestBodyNotReadBeforeAuthentication drives the slow-body attack: 800
+// HTTP/2 streams announce a 1 MiB body and send none, with no signature
+// and no certificate. The gateway answers each at once from its headers,
+// reserves no memory for the announced bodies and keeps no stream open.
+func TestBodyNotReadBeforeAuthentication(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	pid := g.cmd.Process.Pid
+	c := client(nil)
+	c.Timeout = 15 * time.Second
+	// Warm the process up, so that its baseline includes what any
+	// request costs once (TLS, caches, the backend's database).
+	for range 5 {
+		_ = send(t, c, newRequest(t, g, http.MethodGet, "/v1/accounts", nil))
+	}
+	baseRSS, baseG := rss(t, pid), goroutines(t, g)
+
+	const streams = 800
+	var peak atomic.Int64
+	stop := make(chan struct{})
+	sampled := make(chan struct{})
+	go func() {
+		defer close(sampled)
+		for {
+			if r := int64(rss(t, pid)); r > peak.Load() {
+				peak.Store(r)
+			}
+			select {
+			case <-stop:
+				return
+			case <-time.After(20 * time.Millisecond):
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	var answered, h2 atomic.Int64
+	errs := make(chan error, streams)
+	writers := make([]*io.PipeWriter, streams)
+	for i := range streams {
+		pr, pw := io.Pipe()
+		writers[i] = pw
+		req := newRequest(t, g, http.MethodPost, "/v1/payments/sepa-credit-transfers", nil)
+		req.Body, req.ContentLength = pr, 1<<20
+		req.Header.Set("Content-Type", "application/json")
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			resp, err := c.Do(req)
+			if err != nil {
+				errs <- err
+				return
+			}
+			defer resp.Body.Close()
+			_, _ = io.Copy(io.Discard, resp.Body)
+			if resp.StatusCode != http.StatusBadRequest {
+				errs <- fmt.Errorf("status %d", resp.StatusCode)
+				return
+			}
+			if resp.ProtoMajor == 2 {
+				h2.Add(1)
+			}
+			answered.Add(1)
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	<-sampled
+	close(errs)
+	for err := range errs {
+		t.Errorf("a stream was not answered from its headers: %v", err)
+		break
+	}
+	for _, pw := range writers {
+		pw.CloseWithError(errors.New("test over"))
+	}
+	if answered.Load() != streams || h2.Load() != streams {
+		t.Fatalf("%d of %d streams answered 400, %d over HTTP/2", answered.Load(), streams, h2.Load())
+	}
+	// 800 announced MiB: buffers sized by Content-Length took the process
+	// from 85 MB to 935 MB. Nothing of the kind may be reserved now.
+	if grew := (peak.Load() - int64(baseRSS)) / 1024; grew > 100 {
+		t.Errorf("resident memory grew by %d MiB during %d unauthenticated streams (from %d MiB)", grew, streams, baseRSS/1024)
+	}
+	c.CloseIdleConnections()
+	deadline := time.Now().Add(10 * time.Second)
+	n := goroutines(t, g)
+	for n > baseG+20 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		n = goroutines(t, g)
+	}
+	if n > baseG+20 {
+		t.Errorf("%d goroutines remain after the streams closed (%d before)", n, baseG)
+	}
+	t.Logf("%d streams answered; peak RSS %d MiB (base %d MiB); goroutines %d -> %d", streams, peak.Load()/1024, baseRSS/1024, baseG, n)
+}
+
+// trickle is a body that sends one byte a second, as the slow-body attack
+// did; it counts what it sent.
+type trickle struct {
+	b    []byte
+	sent atomic.Int64
+	done chan struct{}
+}
+
+func (tr *trickle) Read(p []byte) (int, error) {
+	i := tr.sent.Load()
+	if i >= int64(len(tr.b)) {
+		return 0, io.EOF
+	}
+	if i > 0 {
+		select {
+		case <-tr.done:
+			return 0, errors.New("test over")
+		case <-time.After(time.Second):
+		}
+	}
+	p[0] = tr.b[i]
+	tr.sent.Add(1)
+	return 1, nil
+}
+
+// TestSlowSignedBodyIsCut: a properly signed request whose body trickles
+// in at a byte a second is cut by the server's body timeouts (here
+// OBGW_READ_BODY=3s) over HTTP/2 and HTTP/1.1, instead of holding its
+// stream or connection for as long as the client likes.
+func TestSlowSignedBodyIsCut(t *testing.T) {
+	g := startGateway(t, "Caddyfile", "OBGW_READ_BODY=3s")
+	for _, proto := range []string{"h2", "http/1.1"} {
+		t.Run(proto, func(t *testing.T) {
+			c := client(nil)
+			if proto == "http/1.1" {
+				tr := c.Transport.(*http.Transport)
+				tr.ForceAttemptHTTP2 = false
+				tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+			}
+			c.Timeout = 60 * time.Second
+			body := &trickle{b: paymentBody, done: make(chan struct{})}
+			defer close(body.done)
+			req := newRequest(t, g, http.MethodPost, "/v1/payments/sepa-credit-transfers", nil)
+			req.Header.Set("PSU-IP-Address", "192.0.2.10")
+			req.Header.Set("Content-Type", "application/json")
+			if err := signer(t, "tpp").Sign(req, paymentBody); err != nil {
+				t.Fatal(err)
+			}
+			req.Body, req.ContentLength = io.NopCloser(body), int64(len(paymentBody))
+			start := time.Now()
+			resp, err := c.Do(req)
+			elapsed := time.Since(start)
+			if err == nil {
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode < 400 {
+					t.Fatalf("a trickled body was accepted: %d %s", resp.StatusCode, b)
+				}
+				t.Logf("answered %d %s after %v, %d of %d bytes sent", resp.StatusCode, b, elapsed.Round(time.Millisecond), body.sent.Load(), len(paymentBody))
+			} else {
+				t.Logf("stream closed after %v (%v), %d of %d bytes sent", elapsed.Round(time.Millisecond), err, body.sent.Load(), len(paymentBody))
+			}
+			// The whole body would take len(paymentBody) seconds; the
+			// server must have given up long before.
+			if elapsed > 15*time.Second || body.sent.Load() >= int64(len(paymentBody)) {
+				t.Fatalf("the trickle held the %s stream for %v (%d bytes sent)", proto, elapsed, body.sent.Load())
+			}
+		})
+	}
+}
+
+// TestProductionByDefault: without OBGW_ENV the shipped Caddyfile is a
+// production deployment: no mock SCA, no sandbox operations.
+func TestProductionByDefault(t *testing.T) {
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_ENV=")...)
+	c := client(nil)
+	req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
+	req.Header.Del("TPP-Redirect-URI")
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, c, req); got.status != http.StatusNotFound {
+		t.Fatalf("sandbox initialize without OBGW_ENV: %d %s", got.status, got.body)
+	}
+	req = newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, c, req)
+	href := got.err.Links["scaRedirect"].Href
+	if got.err.code() != "CONSENT_INVALID" || href == "" {
+		t.Fatalf("accounts without consent: %d %s", got.status, got.body)
+	}
+	page := newRequest(t, g, http.MethodGet, href, nil)
+	resp, err := c.Do(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode == http.StatusOK || strings.Contains(string(b), "customerNumber") {
+		t.Fatalf("the SCA page of a deployment without OBGW_ENV offers the sandbox's mock identification: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestListenerBindsWhatItSays: OBGW_LISTEN=localhost:<port> listens on the
+// loopback only, not on every interface.
+func TestListenerBindsWhatItSays(t *testing.T) {
+	var other net.IP
+	addrs, _ := net.InterfaceAddrs()
+	for _, a := range addrs {
+		if n, ok := a.(*net.IPNet); ok && !n.IP.IsLoopback() && n.IP.To4() != nil {
+			other = n.IP
+			break
+		}
+	}
+	if other == nil {
+		t.Skip("this machine has no non-loopback IPv4 address to try")
+	}
+	g := startGateway(t, "Caddyfile")
+	_, port, _ := net.SplitHostPort(g.addr)
+	c, err := net.DialTimeout("tcp", net.JoinHostPort(other.String(), port), 2*time.Second)
+	if err == nil {
+		c.Close()
+		t.Fatalf("the gateway for %s also accepts connections on %s", g.addr, other)
+	}
+}
+
+// TestSecretsStayOutOfTheAdminAPI: the context key (from the environment
+// or a file) is not in the configuration the admin endpoint serves, and
+// nothing is autosaved; the key is still the one that signs the tokens,
+// as the split deployment with a separate backend shows.
+func TestSecretsStayOutOfTheAdminAPI(t *testing.T) {
+	raw := make([]byte, 32)
+	_, _ = rand.Read(raw)
+	key := base64.StdEncoding.EncodeToString(raw)
+	keyFile := filepath.Join(t.TempDir(), "context.key")
+	if err := os.WriteFile(keyFile, []byte(key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for name, env := range map[string][]string{
+		"env":  {"OBGW_CONTEXT_KEY=" + key},
+		"file": {"OBGW_CONTEXT_KEY_FILE=" + keyFile},
+	} {
+		t.Run(name, func(t *testing.T) {
+			config := t.TempDir()
+			bport := freePort(t)
+			db := databaseEnv(t, "sqlite")
+			startBackend(t, "testdata/split/backend.Caddyfile", bport, append(append(db, env...), "XDG_CONFIG_HOME="+config)...)
+			g := startGateway(t, "Caddyfile", append(env, "XDG_CONFIG_HOME="+config, "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL="+backendURL(bport))...)
+			resp, err := http.Get("http://" + g.admin + "/config/")
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 || !strings.Contains(string(cfg), `"obgw"`) {
+				t.Fatalf("admin config: %d %.200s", resp.StatusCode, cfg)
+			}
+			if strings.Contains(string(cfg), key) {
+				t.Fatal("the admin API serves the context key")
+			}
+			// The backend accepts the gateway's tokens: both read the key.
+			req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+			if err := signer(t, "tpp").Sign(req, nil); err != nil {
+				t.Fatal(err)
+			}
+			if got := send(t, client(nil), req); got.err.code() != "CONSENT_INVALID" {
+				t.Fatalf("through gateway and backend: %d %s", got.status, got.body)
+			}
+			matches, _ := filepath.Glob(filepath.Join(config, "*", "autosave.json"))
+			if len(matches) > 0 {
+				t.Fatalf("the configuration was autosaved: %v", matches)
+			}
+		})
+	}
+}
