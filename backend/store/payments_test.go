@@ -3,6 +3,7 @@ package store
 import (
 	"encoding/json"
 	"errors"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -93,5 +94,38 @@ func TestPaymentsAndBaskets(t *testing.T) {
 		if _, err := s.GetPayment(ctx, future.ID); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("payment after DeleteAll: %v", err)
 		}
+	})
+}
+
+// TestPaymentBodyStoredCompact: whitespace a client pads a payment body
+// with is not kept; the body reads back as the same JSON, escapes and
+// member order included.
+func TestPaymentBodyStoredCompact(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		pad := strings.Repeat(" \n\t\r", 8<<10) // 32 KiB of whitespace, in five places
+		compact := `{"instructedAmount":{"currency":"NOK","amount":"10.00"},"creditorName":"Ola \"Nordmann\" \u00e5 ø","remittanceInformationUnstructured":"a  b","x":[1,2.50,true,null]}`
+		padded := pad + `{` + pad + `"instructedAmount" :{"currency": "NOK",` + pad + `"amount":"10.00"}, "creditorName" : "Ola \"Nordmann\" \u00e5 ø",` +
+			"\n" + `"remittanceInformationUnstructured":"a  b", "x" : [ 1 , 2.50 ,true, null ]` + pad + `}` + pad
+		p := &Payment{TPP: "PSDNO-FSA-1", RequestID: "padded", Kind: PaymentSingle, Product: "domestic-norway-credit-transfers",
+			Amount: 1000, Currency: "NOK", ExecutionDate: "2026-11-22", Body: json.RawMessage(padded), Status: "RCVD"}
+		wantErr(t, "CreatePayment", s.CreatePayment(ctx, p), nil)
+		if string(p.Body) != compact {
+			t.Errorf("p.Body after CreatePayment = %s, want %s", p.Body, compact)
+		}
+		var stored int
+		if err := s.(*sqlStore).q.QueryRowContext(ctx, `SELECT length(body) FROM payments WHERE id = $1`, p.ID).Scan(&stored); err != nil {
+			t.Fatal(err)
+		}
+		if want := len([]rune(compact)); stored != want {
+			t.Errorf("stored body is %d characters, want %d (the %d-byte body sent, compacted)", stored, want, len(padded))
+		}
+		got, err := s.GetPayment(ctx, p.ID)
+		if err != nil || string(got.Body) != compact {
+			t.Fatalf("GetPayment: %s %v, want %s", got.Body, err, compact)
+		}
+		bad := &Payment{TPP: "PSDNO-FSA-1", RequestID: "bad", Kind: PaymentSingle, Product: "domestic-norway-credit-transfers",
+			Amount: 1000, Currency: "NOK", ExecutionDate: "2026-11-22", Body: json.RawMessage(`{"a":`), Status: "RCVD"}
+		wantErr(t, "CreatePayment invalid JSON", s.CreatePayment(ctx, bad), ErrInvalid)
 	})
 }
