@@ -56,6 +56,14 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 	if redirect == "" {
 		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is required: SCA may be demanded at any time")
 	}
+	// The flow keeps both headers; the gateway bounds them (hygiene), and
+	// so does the backend, which a lenient gateway policy may not protect.
+	if len(redirect) > maxRedirectURIBytes {
+		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is over 1024 bytes; send at most 1024 bytes")
+	}
+	if len(r.Header.Get("Tpp-Session-Id")) > maxSessionIDBytes {
+		return nil, bgerror.Format("TPP-Session-ID", "TPP-Session-ID is over 128 bytes; send at most 128 bytes")
+	}
 	now := s.cfg.Now()
 	token, err := randomToken()
 	if err != nil {
@@ -78,6 +86,13 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 	}
 	return f, nil
 }
+
+// Bounds of the headers an SCA flow keeps, as the gateway's (README,
+// "Input bounds").
+const (
+	maxRedirectURIBytes = 1024
+	maxSessionIDBytes   = 128
+)
 
 func scaHref(flowID string) string { return "/v1/sca/" + flowID }
 
