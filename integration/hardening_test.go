@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // paymentBody is a payment the slow-body tests announce and never finish.
@@ -291,5 +294,61 @@ func TestSecretsStayOutOfTheAdminAPI(t *testing.T) {
 				t.Fatalf("the configuration was autosaved: %v", matches)
 			}
 		})
+	}
+}
+
+// TestAccessLogTreatsPSUIdentifiersAlike: every PSU identifier a request
+// or an SCA redirect carries is hashed (the IP address masked), none is
+// logged in clear; the psu-id of the redirect's Location and the PSU-ID of
+// later requests hash alike.
+func TestAccessLogTreatsPSUIdentifiersAlike(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	s, _ := consented(t, g)
+	device, geo, agent := uuid.NewString(), "GEO:59.911491,10.757933", "Mozilla/5.0 (obgw-test-agent)"
+	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	req.Header.Set("TPP-Session-ID", s.sid)
+	req.Header.Set("PSU-ID", s.psuID)
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	req.Header.Set("PSU-IP-Port", "52123")
+	req.Header.Set("PSU-Device-ID", device)
+	req.Header.Set("PSU-Geo-Location", geo)
+	req.Header.Set("PSU-User-Agent", agent)
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, client(nil), req); got.status != 200 {
+		t.Fatalf("%d %s", got.status, got.body)
+	}
+	id := req.Header.Get("X-Request-ID")
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(g.logs(), id) && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+	logs := g.logs()
+	if !strings.Contains(logs, id) {
+		t.Fatal("the request was not access-logged")
+	}
+	for what, v := range map[string]string{"PSU-ID": s.psuID, "TPP-Session-ID": s.sid, "PSU-Device-ID": device,
+		"PSU-Geo-Location": "59.911491", "PSU-User-Agent": "obgw-test-agent", "PSU-IP-Port": "52123"} {
+		if strings.Contains(logs, v) {
+			t.Errorf("the access log holds the %s in clear", what)
+		}
+	}
+	// The redirect's psu-id was logged hashed, as the request's PSU-ID.
+	var psuHash string
+	for _, line := range strings.Split(logs, "\n") {
+		if strings.Contains(line, id) {
+			var entry struct {
+				Request struct {
+					Headers map[string][]string `json:"headers"`
+				} `json:"request"`
+			}
+			if err := json.Unmarshal([]byte(line), &entry); err == nil && len(entry.Request.Headers["Psu-Id"]) == 1 {
+				psuHash = entry.Request.Headers["Psu-Id"][0]
+			}
+		}
+	}
+	if psuHash == "" || !strings.Contains(logs, "psu-id="+psuHash) {
+		t.Errorf("the SCA redirect's psu-id is not logged as the same hash %q as the request's PSU-ID", psuHash)
 	}
 }
