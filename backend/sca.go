@@ -47,15 +47,20 @@ const errNoSCAProvider = "Strong customer authentication is not available in thi
 
 // scaPage shows the step of the flow the PSU is at.
 func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
 	}
-	if f.SessionHash == "" {
-		// Before identification the cookie is the double-submit copy of
-		// the form token; after, it is the browser's secret, which only
-		// identification sets.
-		setFlowCookie(w, f, f.CSRF, int(FlowLifetime.Seconds()))
+	if _, ok := browserCookie(r); !ok && f.SessionHash == "" {
+		// This browser's own cookie until it identifies; after, only
+		// identification sets it (to the browser's secret).
+		v, err := randomToken()
+		if err != nil {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
+		setFlowCookie(w, f, v, int(FlowLifetime.Seconds()))
 	}
 	s.render(w, r, f, "")
 }
@@ -66,7 +71,6 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 // to the browser that ended it; 403 to any browser but the one that
 // identified) when the flow cannot go on.
 func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
 	if !s.cfg.Sandbox {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
@@ -92,6 +96,15 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The authorisation took too long; start again", nil)
 		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
+		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == "identify" {
+			if _, mine := boundTo(f, before); mine {
+				// The browser that identified, submitting its
+				// identification again: it may have dropped the first
+				// answer (a double-click on a slow connection).
+				s.identify(w, r, f, strings.TrimSpace(r.PostForm.Get("customerNumber")))
+				return nil, false
+			}
+		}
 		scaError(w, errOtherBrowser, http.StatusForbidden)
 		return nil, false
 	}
@@ -231,18 +244,28 @@ func hasRoles(have []string, want ...string) bool {
 
 // scaSubmit takes one form submission of the flow.
 func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
-	f, ok := s.openFlow(w, r)
-	if !ok {
-		return
-	}
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		scaError(w, "The form could not be read.", http.StatusBadRequest)
 		return
 	}
-	// openFlow checked the browser's secret once the PSU identified; the
-	// double-submit cookie is checked here before.
-	if !fromBrowser(r, f) || subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(f.CSRF)) != 1 {
+	f, ok := s.openFlow(w, r)
+	if !ok {
+		return
+	}
+	if !fromBrowser(r, f) {
+		scaError(w, "This form did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
+		return
+	}
+	if subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(f.CSRF)) != 1 {
+		if f.SessionHash != "" {
+			// The PSU's own browser (openFlow checked its secret) posting
+			// a form from before identification, say a second click on
+			// "Continue": show the step the flow is at, doing nothing.
+			http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+			return
+		}
 		scaError(w, "This form has expired or did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
 		return
 	}
@@ -304,10 +327,18 @@ func (s *Server) engaged(ctx context.Context, customerID, id string) bool {
 // identify takes an identification number. Each attempt is counted on the
 // flow before the number is looked up, so parallel guesses are bounded too;
 // the attempt that uses up maxIdentifyAttempts without success ends the
-// flow. Success binds the flow to this browser.
+// flow. Success binds the flow to this browser. f may be bound already to
+// this browser (openFlow let its earlier cookie through): then nothing but
+// the same number gets an answer other than errOtherBrowser's, and nothing
+// ends the flow.
 func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, number string) {
 	ctx := r.Context()
+	bound := f.SessionHash != ""
 	tooMany := func() {
+		if bound {
+			scaError(w, errOtherBrowser, http.StatusForbidden)
+			return
+		}
 		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "Too many wrong identification numbers; start again", func(ctx context.Context) {
 			s.rejectPayments(ctx, f)
 		})
@@ -329,21 +360,43 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	if err != nil || c.Type != store.CustomerPrivate {
-		if n >= maxIdentifyAttempts {
+	if err != nil || c.Type != store.CustomerPrivate || (bound && c.ID != f.CustomerID) {
+		if n >= maxIdentifyAttempts || bound {
 			tooMany()
 			return
 		}
 		s.render(w, r, f, "Unknown identification number. Check it and try again.")
 		return
 	}
-	secret, err := bindBrowser(f)
-	if err != nil {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
+	before, _ := browserCookie(r) // fromBrowser or openFlow checked it
+	if f.SessionHash == "" {
+		secret, err := bindBrowser(f, before)
+		if err != nil {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
+		f.CustomerID = c.ID
+		err = s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending)
+		if err == nil {
+			setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
+			http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+			return
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
+		if f, err = s.cfg.Store.GetSCAFlow(ctx, f.ID); err != nil {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
 	}
-	f.CustomerID = c.ID
-	if !s.save(w, r, f) {
+	// Bound already. To this browser, by its other submission of the same
+	// number, with nothing done since? Then that binding is this answer's
+	// too; the secret is derived again, as only this browser can have it.
+	secret, mine := boundTo(f, before)
+	if !mine || f.State != store.FlowPending || f.CustomerID != c.ID || step(f) != "context" {
+		s.replay(w, r, f.ID)
 		return
 	}
 	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))

@@ -157,9 +157,31 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 				}
 			}
 		}
-		// The PSU's browser with the token it saw before identification.
-		if resp, _ := post(t, p.client, u, url.Values{"csrf": {beforeCSRF}, "step": {"cancel"}}); resp.StatusCode != http.StatusForbidden {
-			t.Fatalf("the pre-identification token still works: %d", resp.StatusCode)
+		// A client holding only the cookie the PSU's browser had before
+		// identifying gets nothing either, not even by identifying with
+		// another number; the flow stays as it was.
+		jar, _ := cookiejar.New(nil)
+		pu, _ := url.Parse(u)
+		jar.SetCookies(pu, []*http.Cookie{{Name: scaCookie, Value: before, Path: href}})
+		old := &http.Client{Transport: h.srv.Client().Transport, Jar: jar}
+		if status, got := getPage(t, old, u); status != http.StatusForbidden {
+			t.Fatalf("the pre-identification cookie: GET %d", status)
+		} else {
+			wantNoPSUData(t, "the pre-identification cookie", got)
+		}
+		if resp, got := post(t, old, u, url.Values{"csrf": {beforeCSRF}, "step": {"identify"}, "customerNumber": {sandbox.OlaNumber}}); resp.StatusCode != http.StatusForbidden {
+			t.Fatalf("the pre-identification cookie identifying as another: %d %s", resp.StatusCode, got)
+		} else {
+			wantNoPSUData(t, "the pre-identification cookie identifying as another", got)
+		}
+		if g, _ := h.st.GetSCAFlow(ctx, path.Base(href)); g.State != store.FlowPending || g.SessionHash != f.SessionHash || g.CustomerID != f.CustomerID {
+			t.Fatalf("flow %+v changed, want %+v", g, f)
+		}
+
+		// The PSU's browser posting a form from before identification (a
+		// second click) is shown the page again, and nothing happens.
+		if resp, _ := post(t, p.noFollow(), u, url.Values{"csrf": {beforeCSRF}, "step": {"cancel"}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != href {
+			t.Fatalf("the pre-identification token: %d %q, want 303 to the page", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		if f, _ := h.st.GetSCAFlow(ctx, path.Base(href)); f.State != store.FlowPending || f.Context != "" {
 			t.Fatalf("refused posts changed the flow: %+v", f)
@@ -197,6 +219,85 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 		resp, got = post(t, x.noFollow(), u, url.Values{"csrf": {xCSRF}, "step": {"confirm"}})
 		if resp.StatusCode != http.StatusGone || resp.Header.Get("Location") != "" || strings.Contains(got, "psu-id") {
 			t.Fatalf("other browser after completion: %d %q %s", resp.StatusCode, resp.Header.Get("Location"), got)
+		}
+	})
+}
+
+// TestSCAIdentifyTwiceAtOnce: a browser that submits its identification
+// several times at once (a double-click on a slow connection, where the
+// browser keeps only the last response) is bound whichever submission won:
+// every answer sets the same secret. Another browser racing it is not.
+func TestSCAIdentifyTwiceAtOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "twice"})
+		href := scaLink(b)
+		u := h.srv.URL + href
+		p, x := h.browser(), h.browser()
+		form := url.Values{"csrf": {csrfField.FindStringSubmatch(p.open(href))[1]}, "step": {"identify"}, "customerNumber": {sandbox.KariNumber}}
+		x.open(href)
+		const posts = 4
+		secrets := make([]string, posts+1)
+		statuses := make([]int, posts+1)
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := range posts + 1 {
+			c := p.noFollow()
+			if i == posts {
+				c = x.noFollow()
+			}
+			c.Jar = nil // every post carries the cookie from before: none sees another's answer
+			cookie := (&psu{h: h, client: p.client}).flowCookie(href)
+			if i == posts {
+				cookie = x.flowCookie(href)
+			}
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				req, _ := http.NewRequest("POST", u, strings.NewReader(form.Encode()))
+				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+				req.AddCookie(&http.Cookie{Name: scaCookie, Value: cookie})
+				<-start
+				resp, err := c.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				resp.Body.Close()
+				statuses[i] = resp.StatusCode
+				for _, k := range resp.Cookies() {
+					if k.Name == scaCookie {
+						secrets[i] = k.Value
+					}
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		f, err := h.st.GetSCAFlow(context.Background(), path.Base(href))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Either the PSU's browser won (all its posts get its secret, the
+		// other browser gets none), or the other one did (then none of the
+		// PSU's posts got a secret).
+		winners := map[string]bool{}
+		for i, sec := range secrets {
+			if sec != "" {
+				if statuses[i] != http.StatusSeeOther || sessionHash(sec) != f.SessionHash {
+					t.Fatalf("post %d: %d, secret that is not the flow's", i, statuses[i])
+				}
+				winners[sec] = true
+			}
+		}
+		if len(winners) != 1 {
+			t.Fatalf("%d different secrets handed out (statuses %v), want exactly 1", len(winners), statuses)
+		}
+		if secrets[posts] == "" {
+			for i := range posts {
+				if secrets[i] == "" {
+					t.Fatalf("PSU's post %d: %d without the binding, though the PSU's browser won", i, statuses[i])
+				}
+			}
 		}
 	})
 }

@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"crypto/hmac"
 	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/base64"
 	"encoding/hex"
 	"net/http"
 
@@ -10,11 +12,12 @@ import (
 )
 
 // scaCookie is the SCA page's cookie, scoped to one flow's path. Before the
-// PSU identifies it holds the flow's form token (a double-submit CSRF
-// cookie: anyone holding the scaRedirect link may get one, and the page
-// shows nothing of a PSU then). Identifying replaces it with a fresh secret
-// that binds the flow to that browser: the flow keeps only the secret's
-// SHA-256, and every later step wants the secret.
+// PSU identifies it holds a random value of this browser's own (a visitor
+// of the same link, the TPP included, gets another); identifying replaces
+// it with a fresh secret that binds the flow to that browser: the flow
+// keeps only the secret's SHA-256, and every later step wants the secret.
+// The cookie is HttpOnly, Secure and SameSite=Strict, so a cross-site form
+// never carries it.
 const scaCookie = "obgw_sca"
 
 // scaHSTS is sent on every response of the SCA routes: the PSU types an
@@ -31,25 +34,40 @@ func sessionHash(secret string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// fromBrowser reports whether r carries the flow's cookie: the secret whose
-// hash the flow keeps once the PSU identified, the form token before.
-// Both are compared in constant time.
-func fromBrowser(r *http.Request, f *store.SCAFlow) bool {
+// browserCookie returns the flow's cookie r carries, if it has the shape
+// of one this server sets.
+func browserCookie(r *http.Request) (string, bool) {
 	c, err := r.Cookie(scaCookie)
-	if err != nil {
+	if err != nil || len(c.Value) != tokenLength {
+		return "", false
+	}
+	return c.Value, true
+}
+
+// tokenLength is the length of randomToken's values.
+const tokenLength = 43
+
+// fromBrowser reports whether r may act on the flow: once the PSU
+// identified, it carries the secret whose hash the flow keeps (compared in
+// constant time); before, it carries a cookie of this page at all, which a
+// cross-site post cannot.
+func fromBrowser(r *http.Request, f *store.SCAFlow) bool {
+	v, ok := browserCookie(r)
+	if !ok {
 		return false
 	}
 	if f.SessionHash == "" {
-		return f.CSRF != "" && subtle.ConstantTimeCompare([]byte(c.Value), []byte(f.CSRF)) == 1
+		return true
 	}
-	return subtle.ConstantTimeCompare([]byte(sessionHash(c.Value)), []byte(f.SessionHash)) == 1
+	return subtle.ConstantTimeCompare([]byte(sessionHash(v)), []byte(f.SessionHash)) == 1
 }
 
-// bindBrowser gives f a fresh browser secret and a fresh form token (so
-// what a visitor saw before identification is worthless) and returns the
-// secret for the cookie; f keeps only its hash.
-func bindBrowser(f *store.SCAFlow) (string, error) {
-	secret, err := randomToken()
+// bindBrowser binds f to the browser whose pre-identification cookie is
+// before: a fresh random key, the secret derived from it and before, and
+// a fresh form token (so what any visitor saw before identification is
+// worthless). It returns the secret for the cookie; f keeps only its hash.
+func bindBrowser(f *store.SCAFlow, before string) (string, error) {
+	key, err := randomToken()
 	if err != nil {
 		return "", err
 	}
@@ -57,8 +75,30 @@ func bindBrowser(f *store.SCAFlow) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	f.SessionHash, f.CSRF = sessionHash(secret), csrf
+	secret := browserSecret(f.ID, key, before)
+	f.BindKey, f.SessionHash, f.CSRF = key, sessionHash(secret), csrf
 	return secret, nil
+}
+
+// boundTo returns the secret of f's binding when f is bound to the browser
+// whose pre-identification cookie is before: an identification this
+// browser submitted twice at once, which the other submission won.
+func boundTo(f *store.SCAFlow, before string) (string, bool) {
+	if f.SessionHash == "" || f.BindKey == "" {
+		return "", false
+	}
+	secret := browserSecret(f.ID, f.BindKey, before)
+	return secret, subtle.ConstantTimeCompare([]byte(sessionHash(secret)), []byte(f.SessionHash)) == 1
+}
+
+// browserSecret derives a bound browser's secret: it takes both the key
+// only the store has and the cookie only that browser had.
+func browserSecret(flowID, key, before string) string {
+	m := hmac.New(sha256.New, []byte(key))
+	m.Write([]byte(flowID))
+	m.Write([]byte{0})
+	m.Write([]byte(before))
+	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
 // setFlowCookie sets the flow's cookie to value (maxAge < 0 deletes it).

@@ -177,6 +177,11 @@ type SCAFlow struct {
 	// SHA-256 (hex) of the secret in that browser's cookie, never the
 	// secret. Once set, UpdateSCAFlow never replaces it with another.
 	SessionHash string
+	// BindKey is the random key the bound browser's secret was derived
+	// from, with the cookie that browser had before identifying: the same
+	// browser can be given its secret again (an identification submitted
+	// twice at once); no other can derive it.
+	BindKey string
 	// IdentifyAttempts counts the identification attempts; only
 	// CountSCAFlowAttempt changes it (UpdateSCAFlow leaves it alone).
 	IdentifyAttempts int

@@ -238,7 +238,8 @@ var migrations = []migration{{
 	// authorised, so two confirm posts never both act; its outcome (the
 	// redirect's query) is kept for the duplicate to replay. session_hash
 	// is the SHA-256 of the secret cookie of the browser that identified,
-	// never the secret. SQLite cannot alter a CHECK constraint, so the
+	// never the secret; bind_key is the random key that secret was derived
+	// from with that browser's own earlier cookie. SQLite cannot alter a CHECK constraint, so the
 	// table is rebuilt, the same way on both engines.
 	stmts: []string{
 		`CREATE TABLE sca_flows_new (
@@ -256,6 +257,7 @@ var migrations = []migration{{
 			created_at {{instant}} NOT NULL,
 			expires_at {{instant}},
 			session_hash TEXT NOT NULL DEFAULT '',
+			bind_key TEXT NOT NULL DEFAULT '',
 			identify_attempts INTEGER NOT NULL DEFAULT 0,
 			outcome TEXT NOT NULL DEFAULT ''
 		)`,
