@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"slices"
 	"time"
 
@@ -253,7 +254,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	o.Context.CertSHA256 = entry.fingerprintHex
 
 	// 5. Registry and 6. role.
-	roles, stop := v.registryAndRole(ctx, id, p, o)
+	roles, stop := v.registryAndRole(ctx, id, h, p, o)
 	if stop {
 		return
 	}
@@ -387,7 +388,7 @@ func (v *Verifier) checkLimit(ctx context.Context, r *Request, p *Policy, o *Out
 }
 
 // registryAndRole looks the TPP up and checks the route's role.
-func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *Policy, o *Outcome) (roles []string, stop bool) {
+func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, h http.Header, p *Policy, o *Outcome) (roles []string, stop bool) {
 	roles = id.Roles
 	entry, err := v.cfg.Registry.Lookup(ctx, id.OrganizationIdentifier)
 	switch {
@@ -408,6 +409,10 @@ func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *P
 		if o.fail(p, CheckRegistry, bgerror.New(bgerror.CodeCertificateBlocked, "the authorisation of TPP "+id.OrganizationIdentifier+" is withdrawn in the register")) {
 			return nil, true
 		}
+	case !redirectRegistered(entry, h):
+		if o.fail(p, CheckRegistry, bgerror.Format("TPP-Redirect-URI", "the host of TPP-Redirect-URI is not one that TPP "+id.OrganizationIdentifier+" registered with the bank")) {
+			return nil, true
+		}
 	default:
 		o.Decisions[CheckRegistry] = DecisionPass
 		roles = entry.GrantedRoles(id.Roles)
@@ -426,4 +431,19 @@ func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, p *P
 		text = fmt.Sprintf("this service needs role %s, which the certificate and the register do not both grant", p.RequiredRole)
 	}
 	return roles, o.fail(p, CheckRole, bgerror.New(bgerror.CodeRoleInvalid, text))
+}
+
+// redirectRegistered reports whether the request's TPP-Redirect-URI, if
+// any, goes to a host the TPP registered (always, when it registered
+// none). Hygiene has checked that the URI parses.
+func redirectRegistered(e *registry.Entry, h http.Header) bool {
+	if len(e.RedirectHosts) == 0 {
+		return true
+	}
+	raw := h.Get("Tpp-Redirect-Uri")
+	if raw == "" {
+		return true
+	}
+	u, err := url.Parse(raw)
+	return err == nil && e.AllowsRedirectHost(u.Hostname())
 }

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/gateway/replay"
@@ -448,5 +449,66 @@ func BenchmarkVerifyCertificateMiss(b *testing.B) {
 		if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil {
 			b.Fatal(o.Err)
 		}
+	}
+}
+
+// registryRedirects answers every lookup with an authorised entry that
+// registered hosts for its redirect URIs.
+type registryRedirects []string
+
+func (rr registryRedirects) Lookup(_ context.Context, id string) (*registry.Entry, error) {
+	return &registry.Entry{OrganizationIdentifier: id, Roles: []string{"PSP_AI", "PSP_PI"}, Status: registry.StatusAuthorised, RedirectHosts: rr}, nil
+}
+
+// A TPP that registered its redirect hosts cannot send the PSU elsewhere;
+// one that registered none keeps any https URI it signs.
+func TestVerifyRegisteredRedirectHosts(t *testing.T) {
+	for _, tc := range []struct {
+		hosts []string
+		ok    bool
+	}{{nil, true}, {[]string{"*.example.no"}, true}, {[]string{"TPP.example.no"}, true}, {[]string{"example.no"}, false}, {[]string{"bank.example", "*.tpp.example.no"}, false}} {
+		f := newFixture(t)
+		f.reg.inner = registryRedirects(tc.hosts)
+		r := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil) // TPP-Redirect-URI https://tpp.example.no/cb
+		o := f.v.Verify(context.Background(), r, &Policy{})
+		if tc.ok && o.Err != nil {
+			t.Errorf("hosts %v: %v", tc.hosts, o.Err)
+		}
+		if !tc.ok && (o.Err == nil || o.Err.Code != "FORMAT_ERROR" || o.Err.Path != "TPP-Redirect-URI" || o.Decision(CheckRegistry) != DecisionFail) {
+			t.Errorf("hosts %v: %v %s", tc.hosts, o.Err, o.Decision(CheckRegistry))
+		}
+	}
+}
+
+// The body is read only once certificate, signature, register, role and
+// replay have passed: an unsigned or replayed request is answered without
+// it.
+func TestVerifyReadsBodyOnlyWhenAuthenticated(t *testing.T) {
+	f := newFixture(t)
+	body := []byte(`{"a":1}`)
+	reads := 0
+	lazy := func(r *Request) *Request {
+		b := r.Body
+		r.Body = nil
+		r.ReadBody = func() ([]byte, *bgerror.Error) { reads++; return b, nil }
+		return r
+	}
+	r := lazy(f.sign(t, "tpp", "POST", "/v1/payments/x", body, nil))
+	r.HTTP.Header.Set("Signature", strings.Replace(r.HTTP.Header.Get("Signature"), `signature="`, `signature="AAAA`, 1))
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err == nil || reads != 0 {
+		t.Fatalf("a bad signature: %v, body read %d times", o.Err, reads)
+	}
+	r = lazy(f.sign(t, "tpp", "POST", "/v1/payments/x", body, nil))
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil || reads != 1 || !bytes.Equal(r.Body, body) || o.Decision(CheckDigest) != DecisionPass {
+		t.Fatalf("a signed request: %v, body read %d times", o.Err, reads)
+	}
+	r.Body = nil
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err == nil || reads != 1 {
+		t.Fatalf("a replay: %v, body read %d times", o.Err, reads)
+	}
+	// The JSON rules apply to the body read.
+	r = lazy(f.sign(t, "tpp", "POST", "/v1/payments/x", []byte(`{"a":1,"a":2}`), nil))
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err == nil || o.Err.Code != "FORMAT_ERROR" || o.Decision(CheckHygiene) != DecisionFail {
+		t.Fatalf("a duplicate key in a body read later: %v", o.Err)
 	}
 }

@@ -3,6 +3,7 @@ package registry
 import (
 	"errors"
 	"slices"
+	"strings"
 )
 
 // Status values of a registry entry.
@@ -21,6 +22,33 @@ type Entry struct {
 	Roles []string `json:"roles"`
 	// Status is authorised or withdrawn.
 	Status string `json:"status"`
+	// RedirectHosts are the hosts the TPP registered with the bank for its
+	// TPP-Redirect-URIs: a host name, or "*.example.no" for any host below
+	// example.no. Listed, they bound where the SCA flow may send a PSU;
+	// empty, any https URI the TPP signs is accepted (NCA registers carry
+	// no such list).
+	RedirectHosts []string `json:"redirectHosts,omitempty"`
+}
+
+// AllowsRedirectHost reports whether host (of a TPP-Redirect-URI) is one
+// the TPP registered; true when it registered none. Host names compare
+// case-insensitively; a wildcard covers subdomains, not the domain itself.
+func (e *Entry) AllowsRedirectHost(host string) bool {
+	if len(e.RedirectHosts) == 0 {
+		return true
+	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
+	for _, h := range e.RedirectHosts {
+		h = strings.ToLower(h)
+		if suffix, ok := strings.CutPrefix(h, "*."); ok {
+			if strings.HasSuffix(host, "."+suffix) {
+				return true
+			}
+		} else if host == h {
+			return true
+		}
+	}
+	return false
 }
 
 // Authorised reports whether the TPP may use the interface at all.
