@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"errors"
+	"fmt"
 	"mime"
 	"net/http"
 	"strings"
@@ -10,11 +11,33 @@ import (
 	"github.com/obgw/obgw/gateway/hygiene"
 )
 
+// MaxHeaderBytes bounds a request's headers (names and values) with a
+// Berlin Group error (431 FORMAT_ERROR). It sits below the HTTP server's
+// own bound (max_header_size, 64 KiB in the shipped Caddyfile), which
+// answers a bare 431 that no handler sees; between the two, TPPs get an
+// error body that says what was wrong.
+const MaxHeaderBytes = 48 << 10
+
+// headerBytes is the size of h as a header block, without line endings.
+func headerBytes(h http.Header) int {
+	n := 0
+	for k, vs := range h {
+		for _, v := range vs {
+			n += len(k) + 2 + len(v)
+		}
+	}
+	return n
+}
+
 // checkHygiene runs the cheap syntactic checks: header values and formats,
 // required headers and media types; the JSON body is checked by checkBody
 // once it is read.
 func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 	h := r.HTTP.Header
+	if n := headerBytes(h); n > MaxHeaderBytes {
+		return bgerror.NewStatus(http.StatusRequestHeaderFieldsTooLarge, bgerror.CodeFormatError,
+			fmt.Sprintf("the request headers take %d bytes; at most %d are accepted", n, MaxHeaderBytes))
+	}
 	// An encoded slash would let the path routes match on differ from the
 	// path the backend splits: refuse it.
 	if raw := r.HTTP.URL.RawPath; raw != "" && (strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f")) {

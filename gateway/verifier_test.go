@@ -512,3 +512,19 @@ func TestVerifyReadsBodyOnlyWhenAuthenticated(t *testing.T) {
 		t.Fatalf("a duplicate key in a body read later: %v", o.Err)
 	}
 }
+
+// Headers over MaxHeaderBytes get a Berlin Group 431, not the server's
+// bare one.
+func TestVerifyHeaderBlockBound(t *testing.T) {
+	f := newFixture(t)
+	r := f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	r.HTTP.Header.Set("X-Padding", strings.Repeat("p", MaxHeaderBytes))
+	o := f.v.Verify(context.Background(), r, &Policy{})
+	if o.Err == nil || o.Err.Status != http.StatusRequestHeaderFieldsTooLarge || o.Err.Code != "FORMAT_ERROR" {
+		t.Fatalf("%+v", o.Err)
+	}
+	r.HTTP.Header.Set("X-Padding", strings.Repeat("p", 1000))
+	if o := f.v.Verify(context.Background(), r, &Policy{}); o.Err != nil {
+		t.Fatalf("a small header block: %v", o.Err)
+	}
+}

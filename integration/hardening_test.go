@@ -352,3 +352,27 @@ func TestAccessLogTreatsPSUIdentifiersAlike(t *testing.T) {
 		t.Errorf("the SCA redirect's psu-id is not logged as the same hash %q as the request's PSU-ID", psuHash)
 	}
 }
+
+// TestOversizedHeadersGetABerlinGroupError: a header block over the
+// gateway's bound (48 KiB) but within the server's (64 KiB) is answered
+// 431 with an error body, not the HTTP server's bare page.
+func TestOversizedHeadersGetABerlinGroupError(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	for _, proto := range []string{"h2", "http/1.1"} {
+		c := client(nil)
+		if proto == "http/1.1" {
+			tr := c.Transport.(*http.Transport)
+			tr.ForceAttemptHTTP2 = false
+			tr.TLSNextProto = map[string]func(string, *tls.Conn) http.RoundTripper{}
+		}
+		req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+		req.Header.Set("X-Padding", strings.Repeat("p", 50<<10))
+		if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := send(t, c, req)
+		if got.status != http.StatusRequestHeaderFieldsTooLarge || got.err.code() != "FORMAT_ERROR" {
+			t.Fatalf("%s: %d %s", proto, got.status, got.body)
+		}
+	}
+}
