@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -130,8 +131,10 @@ func startConsent(t *testing.T, g *gateway, s *tppSession, redirect string) stri
 
 // TestSCAPageInChromium drives the SCA page in a real headless Chromium:
 // national id, context, accounts, confirm, and the real redirect back to
-// the TPP; then the TPP reads the consented accounts. A second run cancels
-// and gets the failure redirect.
+// the TPP; then the TPP reads the consented accounts. Once the PSU has
+// identified, the same link opened in another browser (its own cookies, as
+// the TPP's would be) shows nothing of the PSU. A second run cancels and
+// gets the failure redirect.
 func TestSCAPageInChromium(t *testing.T) {
 	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
 	cb := newCallback(t)
@@ -147,10 +150,27 @@ func TestSCAPageInChromium(t *testing.T) {
 		chromedp.SendKeys(`#customerNumber`, sandbox.KariNumber, chromedp.ByID),
 		chromedp.Click(`#next`, chromedp.ByID),
 		chromedp.WaitVisible(`#private`, chromedp.ByID),
+	); err != nil {
+		t.Fatalf("SCA page: %v\n%s", err, g.logs())
+	}
+	// Another browser (a second Chromium, its own profile and cookies)
+	// with the same link, after the PSU identified.
+	other := browser(t)
+	var otherText string
+	if err := chromedp.Run(other,
+		chromedp.Navigate(link),
+		chromedp.Text(`body`, &otherText, chromedp.ByQuery),
+	); err != nil {
+		t.Fatalf("the link in another browser: %v", err)
+	}
+	if !strings.Contains(otherText, "in progress in another browser") || strings.Contains(otherText, "Kari") {
+		t.Fatalf("the link in another browser shows %q: want the in-another-browser notice and nothing of the PSU", otherText)
+	}
+	if err := chromedp.Run(ctx,
 		chromedp.Click(`#next`, chromedp.ByID),
 		chromedp.WaitVisible(`input[name=account]`, chromedp.ByQuery),
 	); err != nil {
-		t.Fatalf("SCA page: %v\n%s", err, g.logs())
+		t.Fatalf("SCA page after the other browser: %v\n%s", err, g.logs())
 	}
 	shot(t, ctx, "sca-accounts.png")
 	if err := chromedp.Run(ctx,
