@@ -145,6 +145,12 @@ func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, f
 	done := *f
 	done.State, done.Outcome = to, q.Encode()
 	err := s.cfg.Store.UpdateSCAFlow(ctx, &done, from)
+	if err != nil && from == store.FlowCompleting && errors.Is(err, store.ErrUnavailable) {
+		// The flow has acted: one more try at recording how, after a
+		// moment, rather than leave duplicates waiting for nothing.
+		time.Sleep(100 * time.Millisecond)
+		err = s.cfg.Store.UpdateSCAFlow(ctx, &done, from)
+	}
 	switch {
 	case errors.Is(err, store.ErrConflict):
 		s.replay(w, r, f.ID)
@@ -178,7 +184,8 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, id string) {
 			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		case f.State == store.FlowPending:
-			// Only a lost identification gets here: the flow moved on.
+			// Still pending: what this request lost to was another
+			// browser's identification, not an outcome.
 			scaError(w, "This authorisation changed in another window. Start again from the service you came from.", http.StatusConflict)
 			return
 		case f.State != store.FlowCompleting && f.Outcome == "":

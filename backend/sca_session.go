@@ -101,7 +101,7 @@ func browserSecret(flowID, key, before string) string {
 	return base64.RawURLEncoding.EncodeToString(m.Sum(nil))
 }
 
-// setFlowCookie sets the flow's cookie to value (maxAge < 0 deletes it).
+// setFlowCookie sets the flow's cookie to value for maxAge seconds.
 func setFlowCookie(w http.ResponseWriter, f *store.SCAFlow, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
 		Name: scaCookie, Value: value, Path: scaHref(f.ID), MaxAge: maxAge,
