@@ -464,6 +464,8 @@ func TestSCAHSTS(t *testing.T) {
 	check("forged post", 403, resp, err)
 	resp, err = anon.Get(h.srv.URL + "/v1/sca/enc!!unknown")
 	check("unknown flow", 404, resp, err)
+	resp, err = anon.Get(h.srv.URL + "/v1/sca/" + strings.Repeat("x", 200))
+	check("implausible flow id", 404, resp, err)
 	resp, err = psu.Get(cancelled)
 	check("second page", 200, resp, err)
 	page := body(must(psu.Get(cancelled)))

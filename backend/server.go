@@ -112,6 +112,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// An id no resource of ours can have: answer as for an unknown
 		// one, alike on every store, without asking the store.
 		if strings.Contains(pattern, " /v1/sca/") {
+			w.Header().Set("Strict-Transport-Security", scaHSTS)
 			w.Header().Set("Cache-Control", "no-store")
 			http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
 			return
