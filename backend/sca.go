@@ -355,7 +355,14 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		tooMany()
 		return
 	}
-	c, err := s.cfg.Store.GetCustomerByNumber(ctx, number)
+	// A number no customer can have (NUL, invalid UTF-8, over-long) is a
+	// wrong number, not a question for the store (PostgreSQL refuses such
+	// text with an error).
+	var c *store.Customer
+	err = store.ErrNotFound
+	if plausibleValue(number) {
+		c, err = s.cfg.Store.GetCustomerByNumber(ctx, number)
+	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return

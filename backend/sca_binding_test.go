@@ -506,3 +506,22 @@ func must(resp *http.Response, err error) *http.Response {
 	}
 	return resp
 }
+
+// TestSCAIdentifyImplausibleNumber: a customer number no customer can have
+// (NUL, invalid UTF-8, over-long) is a wrong number on every store, never
+// a 503 (PostgreSQL refuses such text).
+func TestSCAIdentifyImplausibleNumber(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "nul"})
+		href := scaLink(b)
+		p := h.browser()
+		page := p.open(href)
+		for _, number := range []string{"0101\x009912345", "\xff\xfe", strings.Repeat("1", 200)} {
+			resp := p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {number}})
+			page = body(resp)
+			if resp.StatusCode != 200 || !strings.Contains(page, `id="error"`) {
+				t.Fatalf("number %q: %d %s", number, resp.StatusCode, page)
+			}
+		}
+	})
+}

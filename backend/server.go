@@ -153,13 +153,23 @@ func plausibleIDs(escaped string) bool {
 			}
 			seg = v
 		}
-		if len(seg) > MaxIDBytes || !utf8.ValidString(seg) {
+		if !plausibleValue(seg) {
 			return false
 		}
-		for _, c := range seg {
-			if c < 0x20 || (c >= 0x7f && c <= 0x9f) {
-				return false
-			}
+	}
+	return true
+}
+
+// plausibleValue reports whether v could be a value the store holds as an
+// id or key: at most MaxIDBytes bytes of valid UTF-8 without control
+// characters. Anything else is looked up nowhere.
+func plausibleValue(v string) bool {
+	if len(v) > MaxIDBytes || !utf8.ValidString(v) {
+		return false
+	}
+	for _, c := range v {
+		if c < 0x20 || (c >= 0x7f && c <= 0x9f) {
+			return false
 		}
 	}
 	return true
