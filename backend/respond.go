@@ -1,11 +1,16 @@
 package backend
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 
+	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 )
@@ -47,4 +52,43 @@ func storeError(err error, what string) *bgerror.Error {
 	default:
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later")
 	}
+}
+
+// readBody reads a request body of at most maxMockBody bytes.
+func readBody(r *http.Request) ([]byte, *bgerror.Error) {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxMockBody+1))
+	if err != nil || len(b) > maxMockBody {
+		return nil, bgerror.New(bgerror.CodeFormatError, "the body could not be read or is over 1 MiB")
+	}
+	return b, nil
+}
+
+// maxMockBody bounds a mock-data request body (the gateway caps it too).
+const maxMockBody = 1 << 20
+
+// fieldErrors turns validation problems into one 400 FORMAT_ERROR listing
+// every problem as its own tppMessage.
+func fieldErrors(errs []mockdata.FieldError) *bgerror.Error {
+	e := bgerror.Format(errs[0].Path, errs[0].Rule)
+	for _, fe := range errs[1:] {
+		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})
+	}
+	return e
+}
+
+func paymentFieldErrors(errs []payments.FieldError) *bgerror.Error {
+	e := bgerror.Format(errs[0].Path, errs[0].Rule)
+	for _, fe := range errs[1:] {
+		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})
+	}
+	return e
+}
+
+// randomToken returns 32 random bytes, URL-safe base64 encoded.
+func randomToken() (string, error) {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	return base64.RawURLEncoding.EncodeToString(b), nil
 }

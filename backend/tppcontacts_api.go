@@ -12,36 +12,6 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// tppContactsPath is the one resource of TPP contact registration: the
-// addresses that receive the bank's operational notices.
-const tppContactsPath = "/v1/tpp-contacts"
-
-// tppHandler is a handler of a route that needs the gateway's context token.
-type tppHandler = func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error
-
-// tppContactRoutes registers GET, PUT and DELETE /v1/tpp-contacts. The
-// route's policy names no role, so the gateway admits any PSD2 role the
-// certificate and the register both grant; the backend checks that again
-// (psd2Role). A TPP only ever reaches its own contacts:
-// the record is keyed by the organizationIdentifier the gateway verified.
-func (s *Server) tppContactRoutes(verified func(tppHandler) http.Handler) {
-	s.mux.Handle("GET "+tppContactsPath, verified(psd2Role(s.getTPPContacts)))
-	s.mux.Handle("PUT "+tppContactsPath, verified(psd2Role(s.putTPPContacts)))
-	s.mux.Handle("DELETE "+tppContactsPath, verified(psd2Role(s.deleteTPPContacts)))
-}
-
-// psd2Role admits only a TPP to which the certificate and the register
-// both grant at least one PSD2 role: the gateway checks that on routes
-// that name no role, and the backend trusts no check it has not repeated.
-func psd2Role(h tppHandler) tppHandler {
-	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-		if len(c.Roles) == 0 {
-			return bgerror.New(bgerror.CodeRoleInvalid, "this service needs a PSD2 role that the certificate and the register both grant")
-		}
-		return h(w, r, c)
-	}
-}
-
 // tppContactsJSON is the answer of GET and PUT.
 type tppContactsJSON struct {
 	TPPID          string   `json:"tppId"`

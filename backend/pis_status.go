@@ -1,5 +1,15 @@
 package backend
 
+import (
+	"encoding/json"
+	"errors"
+	"net/http"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
 // Payment statuses (ISO 20022 ExternalPaymentTransactionStatus codes, as
 // Berlin Group v1.3 uses them), and the transitions obgw makes. This table
 // is the one place they are written down; the README repeats it.
@@ -49,3 +59,48 @@ func canMove(from, to string) bool {
 
 // finalStatus reports whether a payment's status can no longer change.
 func finalStatus(s string) bool { return len(paymentTransitions[s]) == 0 }
+
+// paymentOf returns the TPP's payment of the path.
+func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) (*store.Payment, *bgerror.Error) {
+	p, err := s.cfg.Store.GetPayment(r.Context(), r.PathValue("paymentId"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (p.Kind != kind || p.Product != r.PathValue("product"))) {
+		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such payment")
+	} else if err != nil {
+		return nil, storeError(err, "the payment")
+	}
+	if p.TPP != c.TPP {
+		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the payment belongs to another TPP")
+	}
+	return p, nil
+}
+
+func (s *Server) getPayment(kind string, statusOnly bool) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		p, e := s.paymentOf(r, c, kind)
+		if e != nil {
+			return e
+		}
+		if p.Product == DomesticProduct && p.Status == StatusReceived {
+			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "a domestic payment's details and status are available once the PSU has approved it")
+		}
+		status := map[string]any{"transactionStatus": p.Status}
+		if p.FundsAvailable != "" {
+			status["fundsAvailable"] = p.FundsAvailable == "true"
+		}
+		if statusOnly {
+			writeJSON(w, http.StatusOK, status)
+			return nil
+		}
+		var body map[string]any
+		_ = json.Unmarshal(p.Body, &body)
+		if body == nil {
+			body = map[string]any{}
+		}
+		for k, v := range status {
+			body[k] = v
+		}
+		body["_links"] = map[string]link{"status": get(paymentHref(p) + "/status")}
+		writeJSON(w, http.StatusOK, body)
+		return nil
+	}
+}

@@ -16,39 +16,6 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// maxMockBody bounds a mock-data request body (the gateway caps it too).
-const maxMockBody = 1 << 20
-
-// sandboxRoutes registers the mock-data operations; they exist only in a
-// sandbox deployment (elsewhere the paths are unknown: 404).
-func (s *Server) sandboxRoutes(tpp func(func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler) {
-	s.mux.Handle("POST /v1/sandbox/initialize", tpp(s.initializeSandbox))
-	s.mux.Handle("GET /v1/sandbox/customers", tpp(s.listMockCustomers))
-	s.mux.Handle("POST /v1/sandbox/customers", tpp(s.createMockCustomer))
-	s.mux.Handle("GET /v1/sandbox/customers/{customerId}", tpp(s.getMockCustomer))
-	s.mux.Handle("DELETE /v1/sandbox/customers/{customerId}", tpp(s.deleteMockCustomer))
-	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
-		base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
-		s.mux.Handle("POST "+base, tpp(s.createMockAccount(k)))
-		s.mux.Handle("GET "+base+"/{mockId}", tpp(s.getMockAccount(k)))
-		s.mux.Handle("PUT "+base+"/{mockId}/balances", tpp(s.putMockBalances(k)))
-		s.mux.Handle("POST "+base+"/{mockId}/transactions", tpp(s.addMockTransactions(k)))
-	}
-	s.mux.Handle("GET /v1/sandbox/agreements", tpp(s.listMockAgreements))
-	s.mux.Handle("POST /v1/sandbox/agreements", tpp(s.createMockAgreement))
-	s.mux.Handle("POST /v1/sandbox/payment-batch-runs", tpp(s.runBatch))
-}
-
-// fieldErrors turns validation problems into one 400 FORMAT_ERROR listing
-// every problem as its own tppMessage.
-func fieldErrors(errs []mockdata.FieldError) *bgerror.Error {
-	e := bgerror.Format(errs[0].Path, errs[0].Rule)
-	for _, fe := range errs[1:] {
-		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})
-	}
-	return e
-}
-
 func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.cfg.Now()); err != nil {
 		return storeError(err, "the sandbox")

@@ -11,8 +11,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/obgw/obgw/backend/money"
-	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -457,83 +455,4 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 		return
 	}
 	s.complete(w, r, f, chosen)
-}
-
-// flowPayments returns the payments a payment, basket or cancellation flow
-// is about.
-func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
-	ids := []string{f.ResourceID}
-	if f.Purpose == PurposeBasket {
-		b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
-		if err != nil {
-			return nil, err
-		}
-		ids = b.PaymentIDs
-	}
-	out := make([]*store.Payment, 0, len(ids))
-	for _, id := range ids {
-		p, err := s.cfg.Store.GetPayment(ctx, id)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, p)
-	}
-	return out, nil
-}
-
-// authoriseFlowPayments authorises every payment of the flow with this one
-// SCA. A basket is not atomic: payments authorised before a failure stay
-// authorised, and the basket's status shows the mix.
-func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
-	ps, err := s.flowPayments(ctx, f)
-	if err != nil {
-		return err
-	}
-	for _, p := range ps {
-		if err := s.authorisePayment(ctx, f, p); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// rejectPayments marks the flow's payments still awaiting SCA as rejected
-// (the PSU cancelled, or SCA failed).
-func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
-	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
-		return
-	}
-	ps, err := s.flowPayments(ctx, f)
-	if err != nil {
-		return
-	}
-	for _, p := range ps {
-		if p.Status == StatusReceived {
-			p.Status = StatusRejected
-			_ = s.cfg.Store.UpdatePayment(ctx, p, StatusReceived)
-		}
-	}
-}
-
-// summary describes the payments of the flow for the PSU.
-func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
-	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket && f.Purpose != PurposeCancellation {
-		return nil
-	}
-	ps, err := s.flowPayments(ctx, f)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, p := range ps {
-		in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
-		if e != nil {
-			continue
-		}
-		for _, c := range in.creditor {
-			out = append(out, c.InstructedAmount.Currency+" "+money.Format(c.InstructedAmount.Minor, c.InstructedAmount.Currency)+
-				" to "+c.CreditorName+" ("+c.CreditorAccount.IBAN+c.CreditorAccount.BBAN+") from "+in.debtor.IBAN+in.debtor.BBAN+", "+p.ExecutionDate)
-		}
-	}
-	return out
 }

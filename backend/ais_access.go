@@ -1,21 +1,12 @@
 package backend
 
 import (
-	"context"
 	"errors"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
-)
-
-// Flow purposes.
-const (
-	// PurposeConsent: a bank-offered consent; the PSU chooses accounts.
-	PurposeConsent = "consent"
-	// PurposeUser: SCA alone, for a PISP that is not an AISP (GET /v1/user).
-	PurposeUser = "user"
 )
 
 // access is what a TPP may see for one request: the PSU, how it
@@ -36,65 +27,6 @@ func (a *access) allows(accountID string) bool {
 	}
 	return false
 }
-
-// scaRequired starts a new SCA flow for the request and returns the 401
-// CONSENT_INVALID (or CONSENT_EXPIRED) error carrying its scaRedirect link.
-func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
-	f, err := s.startFlow(ctx, r, c, PurposeConsent, "", true)
-	if err != nil {
-		return err
-	}
-	return bgerror.New(code, text).WithSCARedirect(scaHref(f.ID))
-}
-
-// startFlow creates a pending SCA flow bound to the TPP, its session id and
-// redirect URI. anySession lets a request without TPP-Session-ID (a PSU-not-
-// present call that finds the consent expired) get a flow with a session id
-// made by the bank; the success redirect hands it to the TPP.
-func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
-	redirect := r.Header.Get("Tpp-Redirect-Uri")
-	if redirect == "" {
-		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is required: SCA may be demanded at any time")
-	}
-	// The flow keeps both headers; the gateway bounds them (hygiene), and
-	// so does the backend, which a lenient gateway policy may not protect.
-	if len(redirect) > maxRedirectURIBytes {
-		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is over 1024 bytes; send at most 1024 bytes")
-	}
-	if len(r.Header.Get("Tpp-Session-Id")) > maxSessionIDBytes {
-		return nil, bgerror.Format("TPP-Session-ID", "TPP-Session-ID is over 128 bytes; send at most 128 bytes")
-	}
-	now := s.cfg.Now()
-	token, err := randomToken()
-	if err != nil {
-		return nil, bgerror.New(bgerror.CodeServiceUnavailable, "the SCA flow could not be started; retry")
-	}
-	sessionID := r.Header.Get("Tpp-Session-Id")
-	if sessionID == "" {
-		if !anySession {
-			return nil, bgerror.Format("TPP-Session-ID", "TPP-Session-ID is required to start SCA; send the TPP's session identifier")
-		}
-		sessionID = "bank-" + token[:22]
-	}
-	f := &store.SCAFlow{
-		TPP: c.TPP, TPPSessionID: sessionID, RedirectURI: redirect,
-		Purpose: purpose, ResourceID: resourceID, State: store.FlowPending,
-		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
-	}
-	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
-		return nil, storeError(err, "the SCA flow")
-	}
-	return f, nil
-}
-
-// Bounds of the headers an SCA flow keeps, as the gateway's (README,
-// "Input bounds").
-const (
-	maxRedirectURIBytes = 1024
-	maxSessionIDBytes   = 128
-)
-
-func scaHref(flowID string) string { return "/v1/sca/" + flowID }
 
 // resolve finds the PSU and the consent in force for an AIS request, or the
 // error the TPP gets: 401 CONSENT_INVALID with a new SCA flow when the PSU

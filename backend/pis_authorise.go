@@ -1,0 +1,207 @@
+package backend
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// startPaymentAuthorisation opens a new SCA flow for a payment awaiting SCA.
+func (s *Server) startPaymentAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		p, e := s.paymentOf(r, c, kind)
+		if e != nil {
+			return e
+		}
+		if p.Status != StatusReceived {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and needs no authorisation")
+		}
+		return s.startPaymentFlow(w, r, c, p, PurposePayment, "authorisations")
+	}
+}
+
+// startPaymentFlow starts an SCA flow of purpose for p and answers 201
+// with it, found under p's collection (authorisations or
+// cancellation-authorisations).
+func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, purpose, collection string) *bgerror.Error {
+	f, e := s.startFlow(r.Context(), r, c, purpose, p.ID, true)
+	if e != nil {
+		return e
+	}
+	href := paymentHref(p) + "/" + collection + "/" + f.ID
+	w.Header().Set("Location", href)
+	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+		"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
+	return nil
+}
+
+// getAuthorisation answers the scaStatus of a payment's flow of purpose
+// (its authorisation or a cancellation's), named by the path value param.
+func (s *Server) getAuthorisation(kind, purpose, param string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		p, e := s.paymentOf(r, c, kind)
+		if e != nil {
+			return e
+		}
+		f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue(param))
+		if err != nil || f.ResourceID != p.ID || f.TPP != c.TPP || f.Purpose != purpose {
+			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such authorisation of this payment")
+		}
+		writeJSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.cfg.Now())})
+		return nil
+	}
+}
+
+// scaStatus is the Berlin Group scaStatus of a flow.
+func scaStatus(f *store.SCAFlow, now time.Time) string {
+	switch {
+	case f.State == store.FlowCompleted:
+		return "finalised"
+	case f.State == store.FlowFailed || !now.Before(f.ExpiresAt):
+		return "failed"
+	case f.CustomerID != "":
+		return "psuAuthenticated"
+	default:
+		return "received"
+	}
+}
+
+var (
+	errPaymentState  = errors.New("the payment is no longer awaiting authorisation")
+	errNotPSUAccount = errors.New("the debtor account is not one the PSU may pay from")
+	errNoFunds       = errors.New("insufficient funds")
+)
+
+// flowPayments returns the payments a payment, basket or cancellation flow
+// is about.
+func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
+	ids := []string{f.ResourceID}
+	if f.Purpose == PurposeBasket {
+		b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
+		if err != nil {
+			return nil, err
+		}
+		ids = b.PaymentIDs
+	}
+	out := make([]*store.Payment, 0, len(ids))
+	for _, id := range ids {
+		p, err := s.cfg.Store.GetPayment(ctx, id)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// authoriseFlowPayments authorises every payment of the flow with this one
+// SCA. A basket is not atomic: payments authorised before a failure stay
+// authorised, and the basket's status shows the mix.
+func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return err
+	}
+	for _, p := range ps {
+		if err := s.authorisePayment(ctx, f, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// authorisePayment completes SCA for one payment: the debtor account must
+// be the PSU's; the payment becomes ACTC (or PDNG for a future date), and
+// an instant payment between own accounts settles at once.
+func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *store.Payment) error {
+	if p.Status != StatusReceived {
+		return errPaymentState
+	}
+	in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
+	if e != nil {
+		return errPaymentState
+	}
+	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.debtor.IBAN, in.debtor.BBAN)
+	if err != nil || !s.mayDebit(ctx, f, debtor) {
+		return errNotPSUAccount
+	}
+	p.CustomerID, p.DebtorAccountID = f.CustomerID, debtor.ID
+	p.Status = StatusAccepted
+	if p.ExecutionDate > s.bankToday() {
+		p.Status = StatusPending
+	}
+	if err := s.cfg.Store.UpdatePayment(ctx, p, StatusReceived); err != nil {
+		return err
+	}
+	if p.Product == InstantProduct && p.Status == StatusAccepted {
+		_, err := s.execute(ctx, p, true)
+		return err
+	}
+	return nil
+}
+
+// mayDebit reports whether the flow's PSU may pay from account: its own
+// (private) or one it has REGISTER rights on under the chosen agreement.
+func (s *Server) mayDebit(ctx context.Context, f *store.SCAFlow, account *store.Account) bool {
+	if f.Context != "CORPORATE" {
+		return account.CustomerID == f.CustomerID
+	}
+	ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
+	if err != nil {
+		return false
+	}
+	for _, e := range ag.Engagements {
+		if e.CustomerID == f.CustomerID && e.AccountID == account.ID && hasRoles(e.Roles, "REGISTER") {
+			return true
+		}
+	}
+	return false
+}
+
+// rejectPayments marks the flow's payments still awaiting SCA as rejected
+// (the PSU cancelled, or SCA failed).
+func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
+	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
+		return
+	}
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return
+	}
+	for _, p := range ps {
+		if p.Status == StatusReceived {
+			p.Status = StatusRejected
+			_ = s.cfg.Store.UpdatePayment(ctx, p, StatusReceived)
+		}
+	}
+}
+
+// summary describes the payments of the flow for the PSU.
+func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
+	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket && f.Purpose != PurposeCancellation {
+		return nil
+	}
+	ps, err := s.flowPayments(ctx, f)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, p := range ps {
+		in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
+		if e != nil {
+			continue
+		}
+		for _, c := range in.creditor {
+			out = append(out, c.InstructedAmount.Currency+" "+money.Format(c.InstructedAmount.Minor, c.InstructedAmount.Currency)+
+				" to "+c.CreditorName+" ("+c.CreditorAccount.IBAN+c.CreditorAccount.BBAN+") from "+in.debtor.IBAN+in.debtor.BBAN+", "+p.ExecutionDate)
+		}
+	}
+	return out
+}

@@ -1,0 +1,167 @@
+package backend
+
+import (
+	"errors"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// InstantProduct settles at once between the bank's own accounts.
+const InstantProduct = "instant-norwegian-credit-transfers-straks"
+
+// DomesticProduct's details and status are unavailable before approval.
+const DomesticProduct = "domestic-norway-credit-transfers"
+
+// oslo is the bank's time zone (time/tzdata makes it available on any host).
+var oslo = func() *time.Location {
+	if l, err := time.LoadLocation("Europe/Oslo"); err == nil {
+		return l
+	}
+	return time.UTC
+}()
+
+// bankToday is the bank's current date.
+func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }
+
+func paymentHref(p *store.Payment) string {
+	return paymentBase[p.Kind] + "/" + p.Product + "/" + p.ID
+}
+
+// parsed is a validated initiation of any kind.
+type parsed struct {
+	amount   payments.Money
+	date     string
+	debtor   payments.AccountReference
+	creditor []payments.Payment // the payments to execute (bulk: several)
+}
+
+// parse validates an initiation body as of today (a stored payment is
+// re-read as of the day it was created, so its dates stay valid).
+func (s *Server) parse(kind, product string, body []byte, today string) (parsed, *bgerror.Error) {
+	switch kind {
+	case store.PaymentPeriodic:
+		p, errs := payments.ParsePeriodic(product, body, today)
+		if len(errs) > 0 {
+			return parsed{}, paymentFieldErrors(errs)
+		}
+		return parsed{amount: p.InstructedAmount, date: p.StartDate, debtor: p.DebtorAccount, creditor: []payments.Payment{p.Payment}}, nil
+	case store.PaymentBulk:
+		b, errs := payments.ParseBulk(product, body, today)
+		if len(errs) > 0 {
+			return parsed{}, paymentFieldErrors(errs)
+		}
+		out := parsed{date: orDefault(b.RequestedExecutionDate, today), debtor: b.DebtorAccount, creditor: b.Payments}
+		for _, p := range b.Payments {
+			out.amount.Currency = p.InstructedAmount.Currency
+			out.amount.Minor += p.InstructedAmount.Minor
+		}
+		return out, nil
+	default:
+		p, errs := payments.ParsePayment(product, body, today)
+		if len(errs) > 0 {
+			return parsed{}, paymentFieldErrors(errs)
+		}
+		return parsed{amount: p.InstructedAmount, date: orDefault(p.RequestedExecutionDate, today), debtor: p.DebtorAccount, creditor: []payments.Payment{p}}, nil
+	}
+}
+
+type paymentResponse struct {
+	TransactionStatus string          `json:"transactionStatus"`
+	PaymentID         string          `json:"paymentId"`
+	Links             map[string]link `json:"_links"`
+}
+
+// createPayment initiates a payment. The same (TPP, X-Request-ID) answers
+// with the payment it created the first time and never makes a second.
+func (s *Server) createPayment(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+		product := r.PathValue("product")
+		if !payments.KnownProduct(product) {
+			return bgerror.New(bgerror.CodeProductUnknown, "unknown payment product "+product)
+		}
+		ctx := r.Context()
+		if p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err == nil {
+			return s.answerCreated(w, r, c, p)
+		} else if !errors.Is(err, store.ErrNotFound) {
+			return storeError(err, "the payment")
+		}
+		body, e := readBody(r)
+		if e != nil {
+			return e
+		}
+		in, e := s.parse(kind, product, body, s.bankToday())
+		if e != nil {
+			return e
+		}
+		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
+			Amount: in.amount.Minor, Currency: in.amount.Currency, ExecutionDate: in.date, Body: body, Status: StatusReceived}
+		err := s.cfg.Store.CreatePayment(ctx, p)
+		if errors.Is(err, store.ErrConflict) {
+			// A concurrent retry won: answer with its payment.
+			if p, err = s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err != nil {
+				return storeError(err, "the payment")
+			}
+		} else if err != nil {
+			return storeError(err, "the payment")
+		}
+		return s.answerCreated(w, r, c, p)
+	}
+}
+
+// answerCreated answers a creation with the payment and a fresh SCA flow
+// while it still needs SCA.
+func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment) *bgerror.Error {
+	self := paymentHref(p)
+	links := map[string]link{
+		"self":   {Href: self, Verbs: []string{"GET", "DELETE"}},
+		"status": get(self + "/status"),
+	}
+	if p.Status == StatusReceived {
+		f, e := s.startFlow(r.Context(), r, c, PurposePayment, p.ID, true)
+		if e != nil {
+			return e
+		}
+		links["scaRedirect"] = get(scaHref(f.ID))
+		links["scaStatus"] = get(self + "/authorisations/" + f.ID)
+	}
+	w.Header().Set("Location", self)
+	writeJSON(w, http.StatusCreated, paymentResponse{TransactionStatus: p.Status, PaymentID: p.ID, Links: links})
+	return nil
+}
+
+// feeInformation answers the fee of an instant payment body.
+func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	body, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	p, errs := payments.ParsePayment(InstantProduct, body, s.bankToday())
+	if len(errs) > 0 {
+		return paymentFieldErrors(errs)
+	}
+	fee := payments.Fee(p)
+	writeJSON(w, http.StatusOK, map[string]any{"transactionFees": amountOf(fee.Minor, fee.Currency)})
+	return nil
+}
+
+// remittance returns the payment's unstructured text, or its structured
+// references, for the booked transaction.
+func remittance(p *payments.Payment) string {
+	if p.RemittanceInformationUnstructured != "" {
+		return p.RemittanceInformationUnstructured
+	}
+	var refs []string
+	if p.RemittanceInformationStructured != nil {
+		refs = append(refs, p.RemittanceInformationStructured.Reference)
+	}
+	for _, r := range p.RemittanceInformationStructuredArray {
+		refs = append(refs, r.Reference)
+	}
+	return strings.Join(refs, " ")
+}
