@@ -49,7 +49,7 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
 	} else if err != nil {
-		return nil, storeError(err, "the PSU")
+		return nil, s.storeError(err, "the PSU")
 	}
 	a := &access{customer: cust, psuPresent: c.PSUPresent}
 	if c.PSUPresent {
@@ -59,14 +59,14 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		case sid == "" || errors.Is(err, store.ErrNotFound):
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no SCA session for this TPP-Session-ID; redirect the PSU to scaRedirect")
 		case err != nil:
-			return nil, storeError(err, "the session")
+			return nil, s.storeError(err, "the session")
 		case sess.CustomerID != cust.ID || sess.Invalidated || !now.Before(sess.ValidUntil):
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
 		}
 	}
 	consents, err := s.cfg.Store.ListConsents(ctx, c.TPP, cust.ID)
 	if err != nil {
-		return nil, storeError(err, "the consent")
+		return nil, s.storeError(err, "the consent")
 	}
 	var revoked bool
 	for i := range consents {

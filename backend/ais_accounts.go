@@ -77,7 +77,7 @@ func orDefault(s, def string) string {
 	return s
 }
 
-func (s *Server) listAccounts(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) listAccounts(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, e := s.resolve(r, c)
 		if e != nil {
@@ -88,14 +88,14 @@ func (s *Server) listAccounts(kind store.AccountKind) func(http.ResponseWriter, 
 		withBalance := r.URL.Query().Get("withBalance") == "true" && a.psuPresent
 		accounts, err := s.cfg.Store.ListAccounts(r.Context(), kind, a.consent.AccountIDs)
 		if err != nil {
-			return storeError(err, "the accounts")
+			return s.storeError(err, "the accounts")
 		}
 		list := make([]map[string]any, 0, len(accounts))
 		for i := range accounts {
 			var bs []store.Balance
 			if withBalance {
 				if bs, err = s.cfg.Store.ListBalances(r.Context(), accounts[i].ID); err != nil {
-					return storeError(err, "the balances")
+					return s.storeError(err, "the balances")
 				}
 			}
 			list = append(list, accountJSON(&accounts[i], bs))
@@ -129,7 +129,7 @@ func (s *Server) account(r *http.Request, kind store.AccountKind, a *access) (*s
 	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Kind != kind) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such account")
 	} else if err != nil {
-		return nil, storeError(err, "the account")
+		return nil, s.storeError(err, "the account")
 	}
 	if !a.allows(acc.ID) {
 		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the account is not in the PSU's consent for this TPP")
@@ -137,7 +137,7 @@ func (s *Server) account(r *http.Request, kind store.AccountKind, a *access) (*s
 	return acc, nil
 }
 
-func (s *Server) getAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getAccount(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -147,7 +147,7 @@ func (s *Server) getAccount(kind store.AccountKind) func(http.ResponseWriter, *h
 		if r.URL.Query().Get("withBalance") == "true" && a.psuPresent {
 			var err error
 			if bs, err = s.cfg.Store.ListBalances(r.Context(), acc.ID); err != nil {
-				return storeError(err, "the balances")
+				return s.storeError(err, "the balances")
 			}
 		}
 		key := "account"
@@ -166,7 +166,7 @@ func reference(acc *store.Account) accountReference {
 	return accountReference{IBAN: acc.IBAN, BBAN: acc.BBAN, Currency: acc.Currency}
 }
 
-func (s *Server) getBalances(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getBalances(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		_, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -174,7 +174,7 @@ func (s *Server) getBalances(kind store.AccountKind) func(http.ResponseWriter, *
 		}
 		bs, err := s.cfg.Store.ListBalances(r.Context(), acc.ID)
 		if err != nil {
-			return storeError(err, "the balances")
+			return s.storeError(err, "the balances")
 		}
 		key := "account"
 		if kind == store.KindCardAccount {
@@ -194,13 +194,13 @@ func (s *Server) listAgreements(w http.ResponseWriter, r *http.Request, c *tppco
 	}
 	ags, err := s.cfg.Store.ListAgreementsOf(r.Context(), a.customer.ID)
 	if err != nil {
-		return storeError(err, "the agreements")
+		return s.storeError(err, "the agreements")
 	}
 	out := make([]map[string]any, 0, len(ags))
 	for _, ag := range ags {
 		cid, err := s.cfg.Store.CorporateID(r.Context(), c.TPP, ag.ID)
 		if err != nil {
-			return storeError(err, "the agreement")
+			return s.storeError(err, "the agreement")
 		}
 		out = append(out, map[string]any{"psuCorporateId": cid, "name": ag.Name})
 	}

@@ -55,11 +55,11 @@ func (s *Server) consentOf(r *http.Request, c *tppcontext.Context) (*store.Conse
 		return k, nil
 	}
 	if !errors.Is(err, store.ErrNotFound) {
-		return nil, storeError(err, "the consent")
+		return nil, s.storeError(err, "the consent")
 	}
 	f, err := s.cfg.Store.GetSCAFlow(r.Context(), id)
 	if err != nil {
-		return nil, storeError(err, "the consent")
+		return nil, s.storeError(err, "the consent")
 	}
 	if f.TPP != c.TPP || f.Purpose != PurposeConsent {
 		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the consent belongs to another TPP")
@@ -121,7 +121,7 @@ func (s *Server) deleteConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 		return bgerror.New(bgerror.CodeStatusInvalid, "the consent is "+k.Status+" and cannot be terminated")
 	}
 	if err := s.cfg.Store.SetConsentStatus(r.Context(), k.ID, store.ConsentTerminatedByTPP); err != nil {
-		return storeError(err, "the consent")
+		return s.storeError(err, "the consent")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -125,7 +125,7 @@ func transactionJSON(t *store.Transaction, kind store.AccountKind) transactionOu
 	return o
 }
 
-func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) listTransactions(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -144,7 +144,7 @@ func (s *Server) listTransactions(kind store.AccountKind) func(http.ResponseWrit
 		}
 		txs, total, err := s.cfg.Store.ListTransactions(r.Context(), acc.ID, tq.filter)
 		if err != nil {
-			return storeError(err, "the transactions")
+			return s.storeError(err, "the transactions")
 		}
 		booked, pending := make([]transactionOut, 0, len(txs)), []transactionOut{}
 		for i := range txs {
@@ -246,7 +246,7 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 	return links
 }
 
-func (s *Server) getTransaction(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getTransaction(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -254,7 +254,7 @@ func (s *Server) getTransaction(kind store.AccountKind) func(http.ResponseWriter
 		}
 		t, err := s.cfg.Store.GetTransaction(r.Context(), acc.ID, r.PathValue("transactionId"))
 		if err != nil {
-			return storeError(err, "the transaction")
+			return s.storeError(err, "the transaction")
 		}
 		if !a.psuPresent && t.BookingDate < s.cfg.Now().Add(-HistoryWithoutPSU).UTC().Format(time.DateOnly) {
 			return bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "transactions older than 90 days need the PSU present")

@@ -16,7 +16,7 @@ var identityChecks = map[string]bool{"certificate": true, "signature": true}
 // issued for this very request (its X-Request-ID), whose TPP identity the
 // gateway verified and which grants role (when not empty), then runs h and
 // writes the error h returns, if any.
-func (s *Server) authenticated(role string, h func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler {
+func (s *Server) authenticated(role string, h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		vals := r.Header[tppcontext.Header]
 		if len(vals) != 1 || s.cfg.Tokens == nil {

@@ -14,7 +14,7 @@ import (
 )
 
 // startPaymentAuthorisation opens a new SCA flow for a payment awaiting SCA.
-func (s *Server) startPaymentAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) startPaymentAuthorisation(kind string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
@@ -44,7 +44,7 @@ func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tpp
 
 // getAuthorisation answers the scaStatus of a payment's flow of purpose
 // (its authorisation or a cancellation's), named by the path value param.
-func (s *Server) getAuthorisation(kind, purpose, param string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getAuthorisation(kind, purpose, param string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {

@@ -76,7 +76,7 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		if errors.Is(err, store.ErrNotFound) || (err == nil && p.TPP != c.TPP) {
 			return bgerror.Format(path, "no payment of this TPP has this id")
 		} else if err != nil {
-			return storeError(err, "the payment")
+			return s.storeError(err, "the payment")
 		}
 		if p.Kind != store.PaymentSingle {
 			e := bgerror.New(bgerror.CodeReferenceMixInvalid, "bulk and periodic payments cannot be put in a signing basket")
@@ -92,10 +92,10 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	b := &store.Basket{TPP: c.TPP, RequestID: c.RequestID, PaymentIDs: in.PaymentIDs, Status: StatusReceived}
 	if err := s.cfg.Store.CreateBasket(ctx, b); errors.Is(err, store.ErrConflict) {
 		if b, err = s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err != nil {
-			return storeError(err, "the basket")
+			return s.storeError(err, "the basket")
 		}
 	} else if err != nil {
-		return storeError(err, "the basket")
+		return s.storeError(err, "the basket")
 	}
 	return s.answerBasket(w, r, c, b, http.StatusCreated)
 }
@@ -106,7 +106,7 @@ func (s *Server) basketPayments(r *http.Request, b *store.Basket) ([]*store.Paym
 	for _, id := range b.PaymentIDs {
 		p, err := s.cfg.Store.GetPayment(r.Context(), id)
 		if err != nil {
-			return nil, storeError(err, "a payment of the basket")
+			return nil, s.storeError(err, "a payment of the basket")
 		}
 		out = append(out, p)
 	}
@@ -157,7 +157,7 @@ func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Bas
 func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
 	b, err := s.cfg.Store.GetBasket(r.Context(), r.PathValue("basketId"))
 	if err != nil {
-		return nil, storeError(err, "the basket")
+		return nil, s.storeError(err, "the basket")
 	}
 	if b.TPP != c.TPP {
 		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the basket belongs to another TPP")
@@ -165,7 +165,7 @@ func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket
 	return b, nil
 }
 
-func (s *Server) getBasket(statusOnly bool) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getBasket(statusOnly bool) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		if statusOnly {
 			_, _, st, e := s.basketState(r, c)
@@ -196,7 +196,7 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	from := b.Status
 	b.Status = "CANC"
 	if err := s.cfg.Store.UpdateBasket(r.Context(), b, from); err != nil {
-		return storeError(err, "the basket")
+		return s.storeError(err, "the basket")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

@@ -24,7 +24,7 @@ func needsCancellationSCA(status string) bool {
 
 // cancelPayment cancels a payment awaiting SCA (204), or starts the PSU's
 // authorisation of cancelling an authorised one (202).
-func (s *Server) cancelPayment(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) cancelPayment(kind string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
@@ -53,7 +53,7 @@ func (s *Server) cancelPayment(kind string) func(http.ResponseWriter, *http.Requ
 		if err := s.cfg.Store.UpdatePayment(r.Context(), p, from); errors.Is(err, store.ErrConflict) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
 		} else if err != nil {
-			return storeError(err, "the payment")
+			return s.storeError(err, "the payment")
 		}
 		w.WriteHeader(http.StatusNoContent)
 		return nil
@@ -62,7 +62,7 @@ func (s *Server) cancelPayment(kind string) func(http.ResponseWriter, *http.Requ
 
 // startCancellationAuthorisation opens a new cancellation SCA flow for an
 // authorised payment that may still be cancelled.
-func (s *Server) startCancellationAuthorisation(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) startCancellationAuthorisation(kind string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {

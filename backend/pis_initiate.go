@@ -48,13 +48,13 @@ func (s *Server) parse(kind, product string, body []byte, today string) (parsed,
 	case store.PaymentPeriodic:
 		p, errs := payments.ParsePeriodic(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, paymentFieldErrors(errs)
+			return parsed{}, fieldErrors(errs)
 		}
 		return parsed{amount: p.InstructedAmount, date: p.StartDate, debtor: p.DebtorAccount, creditor: []payments.Payment{p.Payment}}, nil
 	case store.PaymentBulk:
 		b, errs := payments.ParseBulk(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, paymentFieldErrors(errs)
+			return parsed{}, fieldErrors(errs)
 		}
 		out := parsed{date: orDefault(b.RequestedExecutionDate, today), debtor: b.DebtorAccount, creditor: b.Payments}
 		for _, p := range b.Payments {
@@ -65,7 +65,7 @@ func (s *Server) parse(kind, product string, body []byte, today string) (parsed,
 	default:
 		p, errs := payments.ParsePayment(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, paymentFieldErrors(errs)
+			return parsed{}, fieldErrors(errs)
 		}
 		return parsed{amount: p.InstructedAmount, date: orDefault(p.RequestedExecutionDate, today), debtor: p.DebtorAccount, creditor: []payments.Payment{p}}, nil
 	}
@@ -79,7 +79,7 @@ type paymentResponse struct {
 
 // createPayment initiates a payment. The same (TPP, X-Request-ID) answers
 // with the payment it created the first time and never makes a second.
-func (s *Server) createPayment(kind string) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) createPayment(kind string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		product := r.PathValue("product")
 		if !payments.KnownProduct(product) {
@@ -89,7 +89,7 @@ func (s *Server) createPayment(kind string) func(http.ResponseWriter, *http.Requ
 		if p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err == nil {
 			return s.answerCreated(w, r, c, p)
 		} else if !errors.Is(err, store.ErrNotFound) {
-			return storeError(err, "the payment")
+			return s.storeError(err, "the payment")
 		}
 		body, e := readBody(r)
 		if e != nil {
@@ -105,10 +105,10 @@ func (s *Server) createPayment(kind string) func(http.ResponseWriter, *http.Requ
 		if errors.Is(err, store.ErrConflict) {
 			// A concurrent retry won: answer with its payment.
 			if p, err = s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err != nil {
-				return storeError(err, "the payment")
+				return s.storeError(err, "the payment")
 			}
 		} else if err != nil {
-			return storeError(err, "the payment")
+			return s.storeError(err, "the payment")
 		}
 		return s.answerCreated(w, r, c, p)
 	}
@@ -143,7 +143,7 @@ func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppco
 	}
 	p, errs := payments.ParsePayment(InstantProduct, body, s.bankToday())
 	if len(errs) > 0 {
-		return paymentFieldErrors(errs)
+		return fieldErrors(errs)
 	}
 	fee := payments.Fee(p)
 	writeJSON(w, http.StatusOK, map[string]any{"transactionFees": amountOf(fee.Minor, fee.Currency)})

@@ -173,7 +173,7 @@ func (s *Server) BatchRun(ctx context.Context) (settled, noFunds int, err error)
 func (s *Server) runBatch(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	settled, noFunds, err := s.BatchRun(r.Context())
 	if err != nil {
-		return storeError(err, "the batch run")
+		return s.storeError(err, "the batch run")
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"executedAt": s.cfg.Now().UTC().Format(time.RFC3339), "settled": settled, "insufficientFunds": noFunds})
 	return nil

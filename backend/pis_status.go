@@ -66,7 +66,7 @@ func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) 
 	if errors.Is(err, store.ErrNotFound) || (err == nil && (p.Kind != kind || p.Product != r.PathValue("product"))) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such payment")
 	} else if err != nil {
-		return nil, storeError(err, "the payment")
+		return nil, s.storeError(err, "the payment")
 	}
 	if p.TPP != c.TPP {
 		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the payment belongs to another TPP")
@@ -74,7 +74,7 @@ func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) 
 	return p, nil
 }
 
-func (s *Server) getPayment(kind string, statusOnly bool) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getPayment(kind string, statusOnly bool) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {

@@ -6,12 +6,12 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 	"strconv"
 
-	"github.com/obgw/obgw/backend/payments"
-	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/strictjson"
 	"github.com/obgw/obgw/bgerror"
 )
 
@@ -44,39 +44,34 @@ func writeJSONBytes(w http.ResponseWriter, status int, out []byte) {
 }
 
 // storeError maps a store failure to the TPP's error: unknown resources to
-// 404, an unreachable database to 503, never 500.
-func storeError(err error, what string) *bgerror.Error {
-	switch {
-	case errors.Is(err, store.ErrNotFound):
+// 404, anything else to 503 (never 500), logging the cause. The log line
+// names what was being done and the error, which carries no secret; ids
+// of resources are opaque, and PSU identifiers or account numbers are not
+// in store errors.
+func (s *Server) storeError(err error, what string) *bgerror.Error {
+	if errors.Is(err, store.ErrNotFound) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, what+" is unknown")
-	default:
-		return bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later")
 	}
+	s.log.Error("store failure", slog.String("resource", what), slog.Any("error", err))
+	return bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later")
 }
 
-// readBody reads a request body of at most maxMockBody bytes.
+// readBody reads a request body of at most maxBody bytes.
 func readBody(r *http.Request) ([]byte, *bgerror.Error) {
-	b, err := io.ReadAll(io.LimitReader(r.Body, maxMockBody+1))
-	if err != nil || len(b) > maxMockBody {
+	b, err := io.ReadAll(io.LimitReader(r.Body, maxBody+1))
+	if err != nil || len(b) > maxBody {
 		return nil, bgerror.New(bgerror.CodeFormatError, "the body could not be read or is over 1 MiB")
 	}
 	return b, nil
 }
 
-// maxMockBody bounds a mock-data request body (the gateway caps it too).
-const maxMockBody = 1 << 20
+// maxBody bounds a request body (the gateway's max_body caps it first).
+const maxBody = 1 << 20
 
-// fieldErrors turns validation problems into one 400 FORMAT_ERROR listing
-// every problem as its own tppMessage.
-func fieldErrors(errs []mockdata.FieldError) *bgerror.Error {
-	e := bgerror.Format(errs[0].Path, errs[0].Rule)
-	for _, fe := range errs[1:] {
-		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})
-	}
-	return e
-}
-
-func paymentFieldErrors(errs []payments.FieldError) *bgerror.Error {
+// fieldErrors turns the problems a strict parser found in a body (payment,
+// mock data, TPP contacts) into one 400 FORMAT_ERROR listing every problem
+// as its own tppMessage.
+func fieldErrors(errs []strictjson.FieldError) *bgerror.Error {
 	e := bgerror.Format(errs[0].Path, errs[0].Rule)
 	for _, fe := range errs[1:] {
 		e.More = append(e.More, bgerror.Detail{Path: fe.Path, Text: fe.Rule})

@@ -11,41 +11,87 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
+// handler serves one request the gateway verified: c is its valid context
+// token. The error it returns, if any, is the answer.
+type handler func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error
+
+// routes registers every route of the backend: the one table of what it
+// serves. ais, pis and verified wrap a handler in the check of the
+// gateway's context token (auth.go) with the role the route needs (none:
+// any PSD2 role, checked again by psd2Role where the route needs one).
 func (s *Server) routes() {
-	tpp := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
-		return s.authenticated("PSP_AI", h)
-	}
-	pis := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
-		return s.authenticated("PSP_PI", h)
-	}
-	anyRole := func(h func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error) http.Handler {
-		return s.authenticated("", h)
-	}
-	// Consents.
-	s.mux.Handle("POST /v1/bank-offered-consents", tpp(s.createConsent))
-	s.mux.Handle("POST /v1/consents", tpp(s.createConsent))
-	s.mux.Handle("GET /v1/bank-offered-consents/{consentId}", tpp(s.getConsent))
-	s.mux.Handle("GET /v1/bank-offered-consents/{consentId}/status", tpp(s.getConsentStatus))
-	s.mux.Handle("DELETE /v1/bank-offered-consents/{consentId}", tpp(s.deleteConsent))
-	// Accounts and card accounts.
+	ais := func(h handler) http.Handler { return s.authenticated("PSP_AI", h) }
+	pis := func(h handler) http.Handler { return s.authenticated("PSP_PI", h) }
+	verified := func(h handler) http.Handler { return s.authenticated("", h) }
+	m := s.mux
+
+	// Account information (ais_*.go).
+	m.Handle("POST /v1/bank-offered-consents", ais(s.createConsent))
+	m.Handle("POST /v1/consents", ais(s.createConsent))
+	m.Handle("GET /v1/bank-offered-consents/{consentId}", ais(s.getConsent))
+	m.Handle("GET /v1/bank-offered-consents/{consentId}/status", ais(s.getConsentStatus))
+	m.Handle("DELETE /v1/bank-offered-consents/{consentId}", ais(s.deleteConsent))
 	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
 		base := collection(k)
-		s.mux.Handle("GET "+base, tpp(s.listAccounts(k)))
-		s.mux.Handle("GET "+base+"/{id}", tpp(s.getAccount(k)))
-		s.mux.Handle("GET "+base+"/{id}/balances", tpp(s.getBalances(k)))
-		s.mux.Handle("GET "+base+"/{id}/transactions", tpp(s.listTransactions(k)))
-		s.mux.Handle("GET "+base+"/{id}/transactions/{transactionId}", tpp(s.getTransaction(k)))
+		m.Handle("GET "+base, ais(s.listAccounts(k)))
+		m.Handle("GET "+base+"/{id}", ais(s.getAccount(k)))
+		m.Handle("GET "+base+"/{id}/balances", ais(s.getBalances(k)))
+		m.Handle("GET "+base+"/{id}/transactions", ais(s.listTransactions(k)))
+		m.Handle("GET "+base+"/{id}/transactions/{transactionId}", ais(s.getTransaction(k)))
 	}
-	s.mux.Handle("GET /v1/agreements", tpp(s.listAgreements))
-	s.mux.Handle("GET /v1/user", pis(s.getUser))
-	s.paymentRoutes(pis)
-	s.tppContactRoutes(anyRole)
+	m.Handle("GET /v1/agreements", ais(s.listAgreements))
+
+	// Payment initiation (pis_*.go) and the PSU of a PISP (user.go).
+	m.Handle("GET /v1/user", pis(s.getUser))
+	m.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", pis(s.feeInformation))
+	for kind, base := range paymentBase {
+		m.Handle("POST "+base+"/{product}", pis(s.createPayment(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}", pis(s.getPayment(kind, false)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/status", pis(s.getPayment(kind, true)))
+		m.Handle("DELETE "+base+"/{product}/{paymentId}", pis(s.cancelPayment(kind)))
+		m.Handle("POST "+base+"/{product}/{paymentId}/authorisations", pis(s.startPaymentAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", pis(s.getAuthorisation(kind, PurposePayment, "authorisationId")))
+		m.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", pis(s.startCancellationAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", pis(s.getAuthorisation(kind, PurposeCancellation, "cancellationId")))
+	}
+	m.Handle("POST /v1/signing-baskets", pis(s.createBasket))
+	m.Handle("GET /v1/signing-baskets/{basketId}", pis(s.getBasket(false)))
+	m.Handle("GET /v1/signing-baskets/{basketId}/status", pis(s.getBasket(true)))
+	m.Handle("DELETE /v1/signing-baskets/{basketId}", pis(s.deleteBasket))
+	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pis(s.startBasketAuthorisation))
+
+	// TPP contact registration (tppcontacts_api.go). The route's policy
+	// names no role: any PSD2 role the certificate and the register both
+	// grant. A TPP only ever reaches its own record, keyed by the
+	// organizationIdentifier the gateway verified.
+	m.Handle("GET "+tppContactsPath, verified(psd2Role(s.getTPPContacts)))
+	m.Handle("PUT "+tppContactsPath, verified(psd2Role(s.putTPPContacts)))
+	m.Handle("DELETE "+tppContactsPath, verified(psd2Role(s.deleteTPPContacts)))
+
+	// Mock-data operations (sandbox_*.go): only in a sandbox deployment;
+	// elsewhere the paths are unknown (404).
 	if s.cfg.Sandbox {
-		s.sandboxRoutes(anyRole)
+		m.Handle("POST /v1/sandbox/initialize", verified(s.initializeSandbox))
+		m.Handle("GET /v1/sandbox/customers", verified(s.listMockCustomers))
+		m.Handle("POST /v1/sandbox/customers", verified(s.createMockCustomer))
+		m.Handle("GET /v1/sandbox/customers/{customerId}", verified(s.getMockCustomer))
+		m.Handle("DELETE /v1/sandbox/customers/{customerId}", verified(s.deleteMockCustomer))
+		for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
+			base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
+			m.Handle("POST "+base, verified(s.createMockAccount(k)))
+			m.Handle("GET "+base+"/{mockId}", verified(s.getMockAccount(k)))
+			m.Handle("PUT "+base+"/{mockId}/balances", verified(s.putMockBalances(k)))
+			m.Handle("POST "+base+"/{mockId}/transactions", verified(s.addMockTransactions(k)))
+		}
+		m.Handle("GET /v1/sandbox/agreements", verified(s.listMockAgreements))
+		m.Handle("POST /v1/sandbox/agreements", verified(s.createMockAgreement))
+		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.runBatch))
 	}
-	// The PSU-facing SCA page: no context token, CSRF-protected.
-	s.mux.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
-	s.mux.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
+
+	// The PSU-facing SCA page (sca_*.go): no context token; the flow is
+	// bound to the PSU's browser once identified, forms carry a token.
+	m.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
+	m.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
 }
 
 // ServeHTTP routes the request. Unknown paths get 404 RESOURCE_UNKNOWN and
@@ -161,71 +207,18 @@ var paymentBase = map[string]string{
 	store.PaymentBulk:     "/v1/bulk-payments",
 }
 
-func (s *Server) paymentRoutes(tpp func(func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler) {
-	s.mux.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", tpp(s.feeInformation))
-	for kind, base := range paymentBase {
-		s.mux.Handle("POST "+base+"/{product}", tpp(s.createPayment(kind)))
-		s.mux.Handle("GET "+base+"/{product}/{paymentId}", tpp(s.getPayment(kind, false)))
-		s.mux.Handle("GET "+base+"/{product}/{paymentId}/status", tpp(s.getPayment(kind, true)))
-		s.mux.Handle("DELETE "+base+"/{product}/{paymentId}", tpp(s.cancelPayment(kind)))
-		s.mux.Handle("POST "+base+"/{product}/{paymentId}/authorisations", tpp(s.startPaymentAuthorisation(kind)))
-		s.mux.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", tpp(s.getAuthorisation(kind, PurposePayment, "authorisationId")))
-		s.mux.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", tpp(s.startCancellationAuthorisation(kind)))
-		s.mux.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", tpp(s.getAuthorisation(kind, PurposeCancellation, "cancellationId")))
-	}
-	s.mux.Handle("POST /v1/signing-baskets", tpp(s.createBasket))
-	s.mux.Handle("GET /v1/signing-baskets/{basketId}", tpp(s.getBasket(false)))
-	s.mux.Handle("GET /v1/signing-baskets/{basketId}/status", tpp(s.getBasket(true)))
-	s.mux.Handle("DELETE /v1/signing-baskets/{basketId}", tpp(s.deleteBasket))
-	s.mux.Handle("POST /v1/signing-baskets/{basketId}/authorisations", tpp(s.startBasketAuthorisation))
-}
-
 // tppContactsPath is the one resource of TPP contact registration: the
 // addresses that receive the bank's operational notices.
 const tppContactsPath = "/v1/tpp-contacts"
 
-// tppHandler is a handler of a route that needs the gateway's context token.
-type tppHandler = func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error
-
-// tppContactRoutes registers GET, PUT and DELETE /v1/tpp-contacts. The
-// route's policy names no role, so the gateway admits any PSD2 role the
-// certificate and the register both grant; the backend checks that again
-// (psd2Role). A TPP only ever reaches its own contacts:
-// the record is keyed by the organizationIdentifier the gateway verified.
-func (s *Server) tppContactRoutes(verified func(tppHandler) http.Handler) {
-	s.mux.Handle("GET "+tppContactsPath, verified(psd2Role(s.getTPPContacts)))
-	s.mux.Handle("PUT "+tppContactsPath, verified(psd2Role(s.putTPPContacts)))
-	s.mux.Handle("DELETE "+tppContactsPath, verified(psd2Role(s.deleteTPPContacts)))
-}
-
 // psd2Role admits only a TPP to which the certificate and the register
 // both grant at least one PSD2 role: the gateway checks that on routes
 // that name no role, and the backend trusts no check it has not repeated.
-func psd2Role(h tppHandler) tppHandler {
+func psd2Role(h handler) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		if len(c.Roles) == 0 {
 			return bgerror.New(bgerror.CodeRoleInvalid, "this service needs a PSD2 role that the certificate and the register both grant")
 		}
 		return h(w, r, c)
 	}
-}
-
-// sandboxRoutes registers the mock-data operations; they exist only in a
-// sandbox deployment (elsewhere the paths are unknown: 404).
-func (s *Server) sandboxRoutes(tpp func(func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error) http.Handler) {
-	s.mux.Handle("POST /v1/sandbox/initialize", tpp(s.initializeSandbox))
-	s.mux.Handle("GET /v1/sandbox/customers", tpp(s.listMockCustomers))
-	s.mux.Handle("POST /v1/sandbox/customers", tpp(s.createMockCustomer))
-	s.mux.Handle("GET /v1/sandbox/customers/{customerId}", tpp(s.getMockCustomer))
-	s.mux.Handle("DELETE /v1/sandbox/customers/{customerId}", tpp(s.deleteMockCustomer))
-	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
-		base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
-		s.mux.Handle("POST "+base, tpp(s.createMockAccount(k)))
-		s.mux.Handle("GET "+base+"/{mockId}", tpp(s.getMockAccount(k)))
-		s.mux.Handle("PUT "+base+"/{mockId}/balances", tpp(s.putMockBalances(k)))
-		s.mux.Handle("POST "+base+"/{mockId}/transactions", tpp(s.addMockTransactions(k)))
-	}
-	s.mux.Handle("GET /v1/sandbox/agreements", tpp(s.listMockAgreements))
-	s.mux.Handle("POST /v1/sandbox/agreements", tpp(s.createMockAgreement))
-	s.mux.Handle("POST /v1/sandbox/payment-batch-runs", tpp(s.runBatch))
 }

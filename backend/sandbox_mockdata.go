@@ -18,7 +18,7 @@ import (
 
 func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.cfg.Now()); err != nil {
-		return storeError(err, "the sandbox")
+		return s.storeError(err, "the sandbox")
 	}
 	return s.listMockCustomers(w, r, c)
 }
@@ -36,7 +36,7 @@ func customerJSON(c *store.Customer) map[string]any {
 func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	cs, err := s.cfg.Store.ListCustomers(r.Context())
 	if err != nil {
-		return storeError(err, "the customers")
+		return s.storeError(err, "the customers")
 	}
 	out := make([]map[string]any, 0, len(cs))
 	for i := range cs {
@@ -59,7 +59,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *t
 	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
 		return bgerror.Format("$.customerNumber", "a customer with this customer number exists")
 	} else if err != nil {
-		return storeError(err, "the customer")
+		return s.storeError(err, "the customer")
 	}
 	w.Header().Set("Location", "/v1/sandbox/customers/"+c.ID)
 	writeJSON(w, http.StatusCreated, customerJSON(c))
@@ -69,7 +69,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *t
 func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
 	if err != nil {
-		return storeError(err, "the customer")
+		return s.storeError(err, "the customer")
 	}
 	writeJSON(w, http.StatusOK, customerJSON(c))
 	return nil
@@ -77,7 +77,7 @@ func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppc
 
 func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	if err := s.cfg.Store.DeleteCustomer(r.Context(), r.PathValue("customerId")); err != nil {
-		return storeError(err, "the customer")
+		return s.storeError(err, "the customer")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
@@ -89,7 +89,7 @@ func (s *Server) customerByNumber(ctx context.Context, number, path string) (*st
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, bgerror.Format(path, "no customer has this customer number; create it with POST /v1/sandbox/customers")
 	} else if err != nil {
-		return nil, storeError(err, "the customer")
+		return nil, s.storeError(err, "the customer")
 	}
 	return c, nil
 }
@@ -124,7 +124,7 @@ func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[str
 	return m, nil
 }
 
-func (s *Server) createMockAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) createMockAccount(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 		body, e := readBody(r)
 		if e != nil {
@@ -166,11 +166,11 @@ func (s *Server) createMockAccount(kind store.AccountKind) func(http.ResponseWri
 		if errors.Is(err, store.ErrConflict) {
 			return bgerror.Format("$.iban", "an account with this IBAN or BBAN exists")
 		} else if err != nil {
-			return storeError(err, "the account")
+			return s.storeError(err, "the account")
 		}
 		m, err := s.mockAccountJSON(r.Context(), a)
 		if err != nil {
-			return storeError(err, "the account")
+			return s.storeError(err, "the account")
 		}
 		w.Header().Set("Location", m["_links"].(map[string]link)["self"].Href)
 		writeJSON(w, http.StatusCreated, m)
@@ -184,12 +184,12 @@ func (s *Server) mockAccount(r *http.Request, kind store.AccountKind) (*store.Ac
 	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Kind != kind) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such mock account")
 	} else if err != nil {
-		return nil, storeError(err, "the account")
+		return nil, s.storeError(err, "the account")
 	}
 	return a, nil
 }
 
-func (s *Server) getMockAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) getMockAccount(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, kind)
 		if e != nil {
@@ -203,7 +203,7 @@ func (s *Server) getMockAccount(kind store.AccountKind) func(http.ResponseWriter
 func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *store.Account) *bgerror.Error {
 	m, err := s.mockAccountJSON(r.Context(), a)
 	if err != nil {
-		return storeError(err, "the account")
+		return s.storeError(err, "the account")
 	}
 	writeJSON(w, http.StatusOK, m)
 	return nil
@@ -211,7 +211,7 @@ func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *sto
 
 // putMockBalances replaces an account's balances: the body is
 // {"balances":[...]} in the shape of the account creation bodies.
-func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) putMockBalances(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, kind)
 		if e != nil {
@@ -231,7 +231,7 @@ func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWrite
 			}
 		}
 		if err := s.cfg.Store.SetBalances(r.Context(), a.ID, balancesOf(in, s.cfg.Now())); err != nil {
-			return storeError(err, "the balances")
+			return s.storeError(err, "the balances")
 		}
 		return s.writeMockAccount(w, r, a)
 	}
@@ -240,7 +240,7 @@ func (s *Server) putMockBalances(kind store.AccountKind) func(http.ResponseWrite
 // addMockTransactions books an array of transactions on a mock account or
 // card account and moves its balances by the amounts, so the booked balance
 // keeps matching the booked list.
-func (s *Server) addMockTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, kind)
 		if e != nil {
@@ -296,7 +296,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) func(http.ResponseW
 			return moveBalances(r.Context(), tx, a, txs, now)
 		})
 		if err != nil {
-			return storeError(err, "the account")
+			return s.storeError(err, "the account")
 		}
 		if response != nil {
 			out, err := response()
@@ -429,14 +429,14 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, _ *t
 	ctx := r.Context()
 	cs, err := s.cfg.Store.ListCustomers(ctx)
 	if err != nil {
-		return storeError(err, "the customers")
+		return s.storeError(err, "the customers")
 	}
 	seen := map[string]bool{}
 	out := []map[string]any{}
 	for _, c := range cs {
 		ags, err := s.cfg.Store.ListAgreementsOf(ctx, c.ID)
 		if err != nil {
-			return storeError(err, "the agreements")
+			return s.storeError(err, "the agreements")
 		}
 		for i := range ags {
 			if !seen[ags[i].ID] {
@@ -468,7 +468,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *
 	}
 	owned, err := s.cfg.Store.ListCustomerAccounts(ctx, owner.ID)
 	if err != nil {
-		return storeError(err, "the accounts")
+		return s.storeError(err, "the accounts")
 	}
 	ag := &store.Agreement{OwnerID: owner.ID, Name: in.Name}
 	for i, en := range in.Engagements {
@@ -489,7 +489,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *
 		ag.Engagements = append(ag.Engagements, store.Engagement{CustomerID: psu.ID, AccountID: accountID, Roles: en.Roles})
 	}
 	if err := s.cfg.Store.CreateAgreement(ctx, ag); err != nil {
-		return storeError(err, "the agreement")
+		return s.storeError(err, "the agreement")
 	}
 	w.Header().Set("Location", "/v1/sandbox/agreements")
 	writeJSON(w, http.StatusCreated, agreementJSON(ctx, s.cfg.Store, ag))

@@ -19,14 +19,13 @@ const (
 	PurposeConsent = "consent"
 	// PurposeUser: SCA alone, for a PISP that is not an AISP (GET /v1/user).
 	PurposeUser = "user"
-)
-
-// Flow purposes of payment initiation.
-const (
+	// PurposePayment: the PSU authorises one payment (pis_authorise.go).
 	PurposePayment = "payment"
-	PurposeBasket  = "basket"
+	// PurposeBasket: the PSU authorises every payment of a signing basket
+	// with one SCA (pis_baskets.go).
+	PurposeBasket = "basket"
 	// PurposeCancellation: the PSU authorises cancelling a payment it has
-	// already authorised (see cancellation.go).
+	// already authorised (pis_cancel.go).
 	PurposeCancellation = "cancellation"
 )
 
@@ -75,7 +74,7 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
 	}
 	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
-		return nil, storeError(err, "the SCA flow")
+		return nil, s.storeError(err, "the SCA flow")
 	}
 	return f, nil
 }

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -34,12 +35,16 @@ type Config struct {
 	Sandbox bool
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Logger receives what the TPP's answer cannot say (a store failure's
+	// cause); nil discards it.
+	Logger *slog.Logger
 }
 
 // Server is the backend's HTTP handler.
 type Server struct {
 	cfg Config
 	mux *http.ServeMux
+	log *slog.Logger
 }
 
 // New returns a Server for cfg.
@@ -47,7 +52,10 @@ func New(cfg Config) *Server {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux()}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger}
 	s.routes()
 	return s
 }

@@ -79,7 +79,7 @@ func (s *Server) getTPPContacts(w http.ResponseWriter, r *http.Request, c *tppco
 	if errors.Is(err, store.ErrNotFound) {
 		return noTPPContacts()
 	} else if err != nil {
-		return storeError(err, "the TPP contacts")
+		return s.storeError(err, "the TPP contacts")
 	}
 	writeTPPContacts(w, rec)
 	return nil
@@ -102,7 +102,7 @@ func (s *Server) putTPPContacts(w http.ResponseWriter, r *http.Request, c *tppco
 	}
 	rec := &store.TPPContacts{TPP: c.TPP, EmailAddresses: reg.EmailAddresses}
 	if err := s.cfg.Store.PutTPPContacts(r.Context(), rec); err != nil {
-		return storeError(err, "the TPP contacts")
+		return s.storeError(err, "the TPP contacts")
 	}
 	writeTPPContacts(w, rec)
 	return nil
@@ -116,7 +116,7 @@ func (s *Server) deleteTPPContacts(w http.ResponseWriter, r *http.Request, c *tp
 	if errors.Is(err, store.ErrNotFound) {
 		return noTPPContacts()
 	} else if err != nil {
-		return storeError(err, "the TPP contacts")
+		return s.storeError(err, "the TPP contacts")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil

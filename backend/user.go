@@ -22,7 +22,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 		case err == nil && !sess.Invalidated && s.cfg.Now().Before(sess.ValidUntil):
 			psuID, err := s.cfg.Store.PSUID(ctx, c.TPP, sess.CustomerID)
 			if err != nil {
-				return storeError(err, "the PSU")
+				return s.storeError(err, "the PSU")
 			}
 			if c.PSUID != "" && c.PSUID != psuID {
 				return bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "PSU-ID does not match the PSU of this session")
@@ -31,14 +31,14 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 			if sess.Context == "CORPORATE" {
 				cid, err := s.cfg.Store.CorporateID(ctx, c.TPP, sess.AgreementID)
 				if err != nil {
-					return storeError(err, "the agreement")
+					return s.storeError(err, "the agreement")
 				}
 				body["psuCorporateId"] = cid
 			}
 			writeJSON(w, http.StatusOK, body)
 			return nil
 		case err != nil && !errors.Is(err, store.ErrNotFound):
-			return storeError(err, "the session")
+			return s.storeError(err, "the session")
 		}
 	}
 	f, e := s.startFlow(ctx, r, c, PurposeUser, "", false)

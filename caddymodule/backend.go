@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"path/filepath"
 	"sync"
@@ -52,6 +53,7 @@ type Backend struct {
 
 	tokens  *tppcontext.Verifier
 	logger  *zap.Logger
+	slog    *slog.Logger
 	shared  *sharedStore
 	poolKey string
 
@@ -71,6 +73,7 @@ func (Backend) CaddyModule() caddy.ModuleInfo {
 // Provision sets up token verification; it opens no database.
 func (b *Backend) Provision(ctx caddy.Context) error {
 	b.logger = ctx.Logger()
+	b.slog = ctx.Slogger()
 	b.mu = new(sync.Mutex)
 	warnLiteralSecret(b.logger, "context_key", b.ContextKey)
 	secret, err := secretValue("context_key", b.ContextKey, b.ContextKeyFile)
@@ -153,7 +156,7 @@ func (b *Backend) ready(ctx context.Context) (*backend.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox})
+	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox, Logger: b.slog})
 	return b.server, nil
 }
 
