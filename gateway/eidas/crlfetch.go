@@ -15,6 +15,7 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/sync/singleflight"
 )
 
 // Defaults of CRLFetcher for zero fields, and fixed limits.
@@ -71,7 +72,7 @@ type CRLFetcher struct {
 
 	initOnce sync.Once
 	cache    *lru.Cache[crlKey, *fetchedCRL]
-	flights  flightGroup[crlKey, *fetchedCRL]
+	flights  singleflight.Group // by crlKey.flight
 	timedOut sourceBackoff
 }
 
@@ -79,6 +80,12 @@ type CRLFetcher struct {
 type crlKey struct {
 	url       string
 	issuerKey [32]byte
+}
+
+// flight is k as a singleflight key: the fixed-length issuer key first, so
+// no two keys give one string.
+func (k crlKey) flight() string {
+	return string(k.issuerKey[:]) + k.url
 }
 
 // fetchedCRL is a verified CRL reduced to what lookups need. It is not
@@ -148,7 +155,9 @@ func (f *CRLFetcher) list(key crlKey, issuer *x509.Certificate) (current, stale 
 	if l, ok := f.cache.Get(key); ok && f.now().Before(l.refreshAt) {
 		return l, nil, nil
 	}
-	fetched, err := f.flights.do(key, func() (*fetchedCRL, error) {
+	// Concurrent checks share one download per CRL. Should it panic, every
+	// caller sharing it panics too: none reads "not revoked".
+	v, err, _ := f.flights.Do(key.flight(), func() (any, error) {
 		if l, ok := f.cache.Peek(key); ok && f.now().Before(l.refreshAt) {
 			return l, nil
 		}
@@ -176,6 +185,7 @@ func (f *CRLFetcher) list(key crlKey, issuer *x509.Certificate) (current, stale 
 		}
 		return l, err
 	})
+	fetched, _ := v.(*fetchedCRL)
 	if err != nil {
 		return nil, fetched, err
 	}

@@ -2,7 +2,6 @@ package eidas
 
 import (
 	"crypto/rand"
-	"crypto/sha256"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -199,16 +198,7 @@ func TestCRLFetcherSingleflight(t *testing.T) {
 			errs <- err
 		}()
 	}
-	f.initOnce.Do(f.init)
-	key := crlKey{url: rs.srv.URL + "/crl", issuerKey: sha256.Sum256(rs.issuer.RawSubjectPublicKeyInfo)}
-	deadline := time.Now().Add(10 * time.Second)
-	for f.flights.waiting(key) < n-1 {
-		if time.Now().After(deadline) {
-			close(release)
-			t.Fatalf("only %d checks joined the running download", f.flights.waiting(key))
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitSharing(t, n-1, release)
 	close(release)
 	for range n {
 		if err := <-errs; err != nil {
@@ -221,35 +211,6 @@ func TestCRLFetcherSingleflight(t *testing.T) {
 }
 
 var errWrongAnswer = &Error{Reason: "wrong revocation answer"}
-
-func TestFlightGroupPanic(t *testing.T) {
-	var g flightGroup[int, bool]
-	started, release := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer func() { _ = recover() }()
-		_, _ = g.do(1, func() (bool, error) {
-			close(started)
-			<-release
-			panic("boom")
-		})
-	}()
-	<-started
-	done := make(chan error)
-	go func() {
-		_, err := g.do(1, func() (bool, error) { return false, nil })
-		done <- err
-	}()
-	for g.waiting(1) < 1 {
-		time.Sleep(time.Millisecond)
-	}
-	close(release)
-	if err := <-done; err != errFlightAborted {
-		t.Fatalf("waiter got %v, want errFlightAborted", err)
-	}
-	if v, err := g.do(1, func() (bool, error) { return true, nil }); !v || err != nil {
-		t.Errorf("after the panic: %v, %v; want a fresh call", v, err)
-	}
-}
 
 // A distribution point that hangs costs one check its Timeout; for
 // TimeoutBackoff after that, checks fail at once (the on_error ocsp policy

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/sync/singleflight"
 )
 
 // Defaults of OCSPChecker and CRLFetcher for zero fields.
@@ -90,7 +91,7 @@ type OCSPChecker struct {
 
 	initOnce sync.Once
 	cache    *lru.Cache[revocationKey, ocspEntry]
-	flights  flightGroup[revocationKey, bool]
+	flights  singleflight.Group // by revocationKey.flight
 	timedOut sourceBackoff
 }
 
@@ -98,6 +99,11 @@ type OCSPChecker struct {
 // against: SHA-256 of the certificate and of the issuer's public key.
 type revocationKey struct {
 	cert, issuerKey [32]byte
+}
+
+// flight is k as a singleflight key.
+func (k revocationKey) flight() string {
+	return string(k.cert[:]) + string(k.issuerKey[:])
 }
 
 // ocspEntry is a cached answer.
@@ -139,7 +145,11 @@ func (c *OCSPChecker) Revoked(cert, issuer *x509.Certificate) (bool, error) {
 	if e, ok := c.cache.Get(key); ok && e.fresh(c.now()) {
 		return e.revoked, nil
 	}
-	return c.flights.do(key, func() (bool, error) { return c.resolve(key, cert, issuer) })
+	// Concurrent checks of one certificate share one query. Should it
+	// panic, every caller sharing it panics too: none reads "not revoked".
+	v, err, _ := c.flights.Do(key.flight(), func() (any, error) { return c.resolve(key, cert, issuer) })
+	revoked, _ := v.(bool)
+	return revoked, err
 }
 
 func (c *OCSPChecker) init() {

@@ -1,7 +1,6 @@
 package eidas
 
 import (
-	"crypto/sha256"
 	"crypto/x509"
 	"math/big"
 	"net/http"
@@ -343,15 +342,7 @@ func TestOCSPCheckerSingleflight(t *testing.T) {
 			results <- result{revoked, err}
 		}()
 	}
-	key := revocationKey{cert: sha256.Sum256(rs.revoked.Raw), issuerKey: sha256.Sum256(rs.issuer.RawSubjectPublicKeyInfo)}
-	deadline := time.Now().Add(10 * time.Second)
-	for c.flights.waiting(key) < n-1 {
-		if time.Now().After(deadline) {
-			close(release)
-			t.Fatalf("only %d checks joined the running one", c.flights.waiting(key))
-		}
-		time.Sleep(time.Millisecond)
-	}
+	waitSharing(t, n-1, release)
 	close(release)
 	for range n {
 		r := <-results

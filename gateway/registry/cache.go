@@ -3,10 +3,11 @@ package registry
 import (
 	"context"
 	"errors"
-	"sync"
+	"fmt"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/sync/singleflight"
 )
 
 // CacheConfig tunes a Cache.
@@ -40,14 +41,7 @@ type Cache struct {
 	cfg CacheConfig
 	lru *lru.Cache[string, cached]
 
-	mu       sync.Mutex
-	inflight map[string]*call
-}
-
-type call struct {
-	done  chan struct{}
-	entry *Entry
-	err   error
+	flights singleflight.Group // source lookups by identifier
 }
 
 // NewCache wraps src.
@@ -73,7 +67,7 @@ func NewCache(src Source, cfg CacheConfig) (*Cache, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Cache{src: src, cfg: cfg, lru: l, inflight: map[string]*call{}}, nil
+	return &Cache{src: src, cfg: cfg, lru: l}, nil
 }
 
 // Lookup returns the entry for orgID. It answers ErrNotFound for an unknown
@@ -120,30 +114,29 @@ func (v cached) result() (*Entry, error) {
 	return v.entry, nil
 }
 
+// fetch asks the source, sharing one lookup among concurrent callers for
+// orgID. The lookup runs in its own goroutine and serves every caller, so
+// it must not die with the first caller's request: it is detached from
+// that cancellation and bounded in time, while each caller still stops
+// waiting when its own request ends.
 func (c *Cache) fetch(ctx context.Context, orgID string) (*Entry, error) {
-	c.mu.Lock()
-	if cl, ok := c.inflight[orgID]; ok {
-		c.mu.Unlock()
-		select {
-		case <-cl.done:
-			return cl.entry, cl.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	ch := c.flights.DoChan(orgID, func() (v any, err error) {
+		// A panic in DoChan's goroutine would end the process; a source
+		// that panics is a source that failed.
+		defer func() {
+			if r := recover(); r != nil {
+				err = fmt.Errorf("registry: lookup of %s panicked: %v", orgID, r)
+			}
+		}()
+		lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
+		defer cancel()
+		return c.src.Lookup(lctx, orgID)
+	})
+	select {
+	case res := <-ch:
+		entry, _ := res.Val.(*Entry)
+		return entry, res.Err
+	case <-ctx.Done():
+		return nil, ctx.Err()
 	}
-	cl := &call{done: make(chan struct{})}
-	c.inflight[orgID] = cl
-	c.mu.Unlock()
-
-	// The lookup serves every waiter, so it must not die with the first
-	// caller's request: detach it from that cancellation, bounded in time.
-	lctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), lookupTimeout)
-	cl.entry, cl.err = c.src.Lookup(lctx, orgID)
-	cancel()
-
-	c.mu.Lock()
-	delete(c.inflight, orgID)
-	c.mu.Unlock()
-	close(cl.done)
-	return cl.entry, cl.err
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -229,4 +231,82 @@ func TestCacheLookupSurvivesFirstCallerLeaving(t *testing.T) {
 		t.Fatalf("second caller: %v", err)
 	}
 	<-done
+}
+
+// panicSource panics on its first lookup, once release is closed; later
+// lookups go to inner.
+type panicSource struct {
+	inner            Source
+	started, release chan struct{}
+	calls            atomic.Int32
+}
+
+func (s *panicSource) Lookup(ctx context.Context, id string) (*Entry, error) {
+	if s.calls.Add(1) == 1 {
+		close(s.started)
+		<-s.release
+		panic("boom")
+	}
+	return s.inner.Lookup(ctx, id)
+}
+
+// TestCacheLookupPanicReleasesID: a source lookup that panics while a
+// second caller shares it fails both callers (nothing cached to serve) and
+// leaves the identifier free: the next caller asks the source again
+// instead of waiting for ever.
+func TestCacheLookupPanicReleasesID(t *testing.T) {
+	f, _ := ParseFile([]byte(doc))
+	src := &panicSource{inner: f, started: make(chan struct{}), release: make(chan struct{})}
+	c, _ := NewCache(src, CacheConfig{})
+	const id = "PSDNO-FSA-987654321"
+	lookup := func() <-chan error {
+		out := make(chan error, 1)
+		go func() { _, err := c.Lookup(context.Background(), id); out <- err }()
+		return out
+	}
+	first := lookup()
+	<-src.started
+	second := lookup()
+	// Both callers wait in fetch: the second shares the first's lookup.
+	deadline := time.Now().Add(10 * time.Second)
+	for goroutinesIn("registry.(*Cache).fetch(") < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("the second caller never waited for the running lookup")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	close(src.release)
+	for i, ch := range []<-chan error{first, second} {
+		select {
+		case err := <-ch:
+			if !errors.Is(err, ErrUnavailable) {
+				t.Errorf("caller %d: %v, want ErrUnavailable", i+1, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("caller %d hangs after the lookup panicked", i+1)
+		}
+	}
+	select {
+	case err := <-lookup():
+		if err != nil {
+			t.Errorf("lookup after the panic: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lookup after the panic hangs")
+	}
+	if n := src.calls.Load(); n != 2 {
+		t.Errorf("%d source lookups, want 2 (the one that panicked and a fresh one)", n)
+	}
+}
+
+// goroutinesIn counts the goroutines whose stack includes fn.
+func goroutinesIn(fn string) int {
+	buf := make([]byte, 1<<20)
+	n := 0
+	for _, g := range strings.Split(string(buf[:runtime.Stack(buf, true)]), "\n\n") {
+		if strings.Contains(g, fn) {
+			n++
+		}
+	}
+	return n
 }
