@@ -16,6 +16,8 @@ import (
 	"net/textproto"
 	"strings"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // Signer signs requests as a TPP: Date, X-Request-ID, Digest,
@@ -147,7 +149,7 @@ func (s *Signer) Sign(req *http.Request, body []byte) error {
 	}
 	h.Set("Date", now().UTC().Format(http.TimeFormat))
 	if h.Get("X-Request-ID") == "" {
-		h.Set("X-Request-ID", newRequestID())
+		h.Set("X-Request-ID", uuid.NewString()) // random (version 4)
 	}
 	sendDigest := len(body) > 0 || s.DigestEmptyBody
 	if sendDigest {
