@@ -164,8 +164,9 @@ func (k *clock) lap(c Check) {
 // Decision returns what check c decided.
 func (o *Outcome) Decision(c Check) Decision { return o.Decisions[c] }
 
-// run records a check's failure according to the mode; it reports whether
-// the pipeline must stop.
+// fail records e, check c's failure, as the policy's mode for c says:
+// report_only lists c as unverified and goes on, enforce makes e the
+// rejection. It reports whether the pipeline must stop.
 func (o *Outcome) fail(p *Policy, c Check, e *bgerror.Error) (stop bool) {
 	if p.Modes[c] == ModeReportOnly {
 		o.Decisions[c] = DecisionReport
@@ -175,6 +176,17 @@ func (o *Outcome) fail(p *Policy, c Check, e *bgerror.Error) (stop bool) {
 	o.Decisions[c] = DecisionFail
 	o.Err = e
 	return true
+}
+
+// record records what check c decided: d when it found nothing wrong (e
+// nil), else its failure e as fail does. It reports whether the pipeline
+// must stop.
+func (o *Outcome) record(p *Policy, c Check, d Decision, e *bgerror.Error) (stop bool) {
+	if e != nil {
+		return o.fail(p, c, e)
+	}
+	o.Decisions[c] = d
+	return false
 }
 
 // Verify runs the pipeline for r under policy p.
@@ -194,37 +206,23 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	}
 
 	// 1. Hygiene: sizes, syntax, formats, required headers.
-	if e := checkHygiene(r, p); e != nil {
-		if o.fail(p, CheckHygiene, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckHygiene] = DecisionPass
+	if o.record(p, CheckHygiene, DecisionPass, checkHygiene(r, p)) {
+		return
 	}
-
 	k.lap(CheckHygiene)
 
 	// 2. Date.
-	if e := checkDate(h, now, v.cfg.ClockSkew); e != nil {
-		if o.fail(p, CheckDate, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckDate] = DecisionPass
+	if o.record(p, CheckDate, DecisionPass, checkDate(h, now, v.cfg.ClockSkew)) {
+		return
 	}
-
 	k.lap(CheckDate)
 
 	// 3. Certificate (cached).
 	entry, e := v.certificate(h, now)
 	if e != nil && entry.revocationAllowed(p) {
 		o.allowRevocationUnknown(CheckCertificate)
-	} else if e != nil {
-		if o.fail(p, CheckCertificate, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckCertificate] = DecisionPass
+	} else if o.record(p, CheckCertificate, DecisionPass, e) {
+		return
 	}
 	if entry == nil || entry.identity == nil {
 		// Nothing to identify the TPP by: every later check depends on it.
@@ -240,12 +238,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 4. Signature, before anything is said about the TPP: an unsigned
 	// request with someone's (public) certificate learns nothing of the
 	// register and is not attributed to that TPP.
-	if e := entry.verifySignature(r.HTTP, p); e != nil {
-		if o.fail(p, CheckSignature, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckSignature] = DecisionPass
+	if o.record(p, CheckSignature, DecisionPass, entry.verifySignature(r.HTTP, p)) {
+		return
 	}
 	k.lap(CheckSignature)
 	o.TPP = id.OrganizationIdentifier
@@ -263,16 +257,11 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	k.lap(CheckRole) // register and role
 
 	// 7. QWAC over mTLS.
-	if d, e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e != nil {
-		if o.fail(p, CheckQWAC, e) {
-			return
-		}
-	} else if d == DecisionErrorAllowed {
+	if d, e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e == nil && d == DecisionErrorAllowed {
 		o.allowRevocationUnknown(CheckQWAC)
-	} else {
-		o.Decisions[CheckQWAC] = d
+	} else if o.record(p, CheckQWAC, d, e) {
+		return
 	}
-
 	k.lap(CheckQWAC)
 
 	// 8. Replay, recorded only for requests whose signature was checked,
@@ -301,7 +290,6 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	default:
 		o.Decisions[CheckReplay] = DecisionPass
 	}
-
 	k.lap(CheckReplay)
 
 	// 9. The body, read only now, then Digest over the exact bytes
@@ -315,19 +303,12 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		}
 		r.Body = body
 	}
-	if d, e := checkDigest(h, r.Body, p); e != nil {
-		if o.fail(p, CheckDigest, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckDigest] = d
+	if d, e := checkDigest(h, r.Body, p); o.record(p, CheckDigest, d, e) {
+		return
 	}
-	if e := checkBody(h, r.Body); e != nil {
-		if o.fail(p, CheckHygiene, e) {
-			return
-		}
+	if e := checkBody(h, r.Body); e != nil && o.fail(p, CheckHygiene, e) {
+		return
 	}
-
 	k.lap(CheckDigest)
 
 	o.Context.RequestID = requestID
@@ -341,10 +322,8 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 10. PSU-not-present limit, last, so that only calls that would be
 	// served are counted.
 	if p.LimitKind != "" && !o.Context.PSUPresent {
-		if e := v.checkLimit(ctx, r, p, o, now); e != nil {
-			if o.fail(p, CheckLimit, e) {
-				return
-			}
+		if e := v.checkLimit(ctx, r, p, o, now); e != nil && o.fail(p, CheckLimit, e) {
+			return
 		}
 	} else {
 		o.Decisions[CheckLimit] = DecisionSkip
