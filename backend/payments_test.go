@@ -395,3 +395,28 @@ func TestPaymentRulesThroughHTTP(t *testing.T) {
 		})
 	}
 }
+
+// TestInstantPaymentWithoutFunds: an instant payment the debtor cannot
+// cover is rejected at SCA (ACTC -> RJCT, fundsAvailable false), nothing
+// is booked, and the PSU is sent back with the failure.
+func TestInstantPaymentWithoutFunds(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		before := h.balance(tomIBAN)
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
+		id, _ := b["paymentId"].(string)
+		if id == "" {
+			t.Fatalf("create: %v", b)
+		}
+		q := h.authorise(scaLink(b), sandbox.TomNumber)
+		if q.Get("code") == "" || q.Get("psu-id") != "" {
+			t.Fatalf("redirect after an instant payment without funds: %v", q)
+		}
+		p, err := h.st.GetPayment(context.Background(), id)
+		if err != nil || p.Status != StatusRejected || p.FundsAvailable != "false" {
+			t.Fatalf("payment: %+v %v", p, err)
+		}
+		if h.balance(tomIBAN) != before {
+			t.Fatalf("Tom's balance moved: %s -> %s", before, h.balance(tomIBAN))
+		}
+	})
+}

@@ -1,6 +1,12 @@
 package backend
 
-import "testing"
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/obgw/obgw/backend/store"
+)
 
 func TestPaymentTransitions(t *testing.T) {
 	for _, tc := range []struct {
@@ -19,12 +25,44 @@ func TestPaymentTransitions(t *testing.T) {
 			t.Errorf("%s -> %s: %v", tc.from, tc.to, !tc.ok)
 		}
 	}
+	final := func(s string) bool { return len(paymentTransitions[s]) == 0 }
 	for _, s := range []string{StatusSettled, StatusRejected, StatusCancelled} {
-		if !finalStatus(s) {
+		if !final(s) {
 			t.Errorf("%s not final", s)
 		}
 	}
-	if finalStatus(StatusReceived) || finalStatus(StatusHold) {
+	if final(StatusReceived) || final(StatusHold) {
 		t.Error("a live status is final")
 	}
 }
+
+// TestMovePaymentConsultsTheTable: a change the table does not list is
+// refused before the store is asked, and the payment keeps its status.
+func TestMovePaymentConsultsTheTable(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		p := &store.Payment{ID: "not-stored", Status: StatusSettled}
+		if err := movePayment(context.Background(), h.st, p, StatusCancelled); !errors.Is(err, errTransition) || p.Status != StatusSettled {
+			t.Fatalf("ACSC to CANC: %v, status %s", err, p.Status)
+		}
+	})
+}
+
+// transitionGuard is the store the backend tests give the server: every
+// status change it writes must be one the table lists, so a test fails
+// when code moves a payment around movePayment or the table.
+type transitionGuard struct {
+	store.Store
+	t *testing.T
+}
+
+func (g transitionGuard) UpdatePayment(ctx context.Context, p *store.Payment, from string) error {
+	if p.Status != from && !canMove(from, p.Status) {
+		g.t.Errorf("payment %s moved %s -> %s, which the transition table does not list", p.ID, from, p.Status)
+	}
+	return g.Store.UpdatePayment(ctx, p, from)
+}
+
+func (g transitionGuard) Atomically(ctx context.Context, fn func(store.Store) error) error {
+	return g.Store.Atomically(ctx, func(tx store.Store) error { return fn(transitionGuard{Store: tx, t: g.t}) })
+}
+

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -133,11 +134,11 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		return errNotPSUAccount
 	}
 	p.CustomerID, p.DebtorAccountID = f.CustomerID, debtor.ID
-	p.Status = StatusAccepted
+	to := StatusAccepted
 	if p.ExecutionDate > s.bankToday() {
-		p.Status = StatusPending
+		to = StatusPending
 	}
-	if err := s.cfg.Store.UpdatePayment(ctx, p, StatusReceived); err != nil {
+	if err := movePayment(ctx, s.cfg.Store, p, to); err != nil {
 		return err
 	}
 	if p.Product == InstantProduct && p.Status == StatusAccepted {
@@ -176,9 +177,13 @@ func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
 		return
 	}
 	for _, p := range ps {
-		if p.Status == StatusReceived {
-			p.Status = StatusRejected
-			_ = s.cfg.Store.UpdatePayment(ctx, p, StatusReceived)
+		if p.Status != StatusReceived {
+			continue
+		}
+		// A payment that moved meanwhile (conflict) keeps its status; a
+		// store failure leaves it RCVD, and the TPP sees its flow failed.
+		if err := movePayment(ctx, s.cfg.Store, p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
+			s.log.Error("payment not rejected after a failed SCA", slog.String("payment", p.ID), slog.Any("error", err))
 		}
 	}
 }

@@ -49,8 +49,7 @@ func (s *Server) cancelPayment(kind string) handler {
 			}})
 			return nil
 		}
-		p.Status = StatusCancelled
-		if err := s.cfg.Store.UpdatePayment(r.Context(), p, from); errors.Is(err, store.ErrConflict) {
+		if err := movePayment(r.Context(), s.cfg.Store, p, StatusCancelled); errors.Is(err, store.ErrConflict) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
 		} else if err != nil {
 			return s.storeError(err, "the payment")
@@ -95,8 +94,7 @@ func (s *Server) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error 
 	if err != nil || !s.mayDebit(ctx, f, debtor) {
 		return errNotPSUAccount
 	}
-	p.Status = StatusCancelled
-	return s.cfg.Store.UpdatePayment(ctx, p, from)
+	return movePayment(ctx, s.cfg.Store, p, StatusCancelled)
 }
 
 var errNotCancellable = errors.New("the payment can no longer be cancelled")

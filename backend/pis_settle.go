@@ -63,14 +63,14 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		}
 		if available(bs)+debtor.CreditLimit < cur.Amount {
 			cur.FundsAvailable = "false"
-			cur.Status = StatusAcceptedCustomerProfile
+			to := StatusAcceptedCustomerProfile
 			if instant {
-				cur.Status = StatusRejected
+				to = StatusRejected
 			}
-			if cur.Status == from {
+			if to == from {
 				return nil
 			}
-			return tx.UpdatePayment(ctx, cur, from)
+			return movePayment(ctx, tx, cur, to)
 		}
 		day := s.bankToday()
 		var debits []store.Transaction
@@ -98,11 +98,9 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 			}
 		}
 		if !instant {
-			cur.Status = StatusSettlementInProcess
-			if err := tx.UpdatePayment(ctx, cur, from); err != nil {
+			if err := movePayment(ctx, tx, cur, StatusSettlementInProcess); err != nil {
 				return err
 			}
-			from = cur.Status
 		}
 		if err := tx.AddTransactions(ctx, debtor.ID, debits); err != nil {
 			return err
@@ -118,8 +116,8 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				return err
 			}
 		}
-		cur.Status, cur.FundsAvailable = StatusSettled, "true"
-		if err := tx.UpdatePayment(ctx, cur, from); err != nil {
+		cur.FundsAvailable = "true"
+		if err := movePayment(ctx, tx, cur, StatusSettled); err != nil {
 			return err
 		}
 		settled = true

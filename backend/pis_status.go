@@ -1,8 +1,10 @@
 package backend
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/store"
@@ -44,7 +46,7 @@ const (
 // the PSU confirms the cancellation on the SCA page ("TPP DELETE + PSU").
 var paymentTransitions = map[string]map[string]string{
 	StatusReceived:                {StatusAccepted: "SCA completed, due", StatusPending: "SCA completed, future date", StatusRejected: "SCA failed or cancelled", StatusCancelled: "TPP DELETE"},
-	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant between own accounts", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
+	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant, booked at once", StatusRejected: "instant, no funds", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusPending:                 {StatusSettlementInProcess: "batch run on the date", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusAcceptedCustomerProfile: {StatusSettlementInProcess: "batch run with funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusSettlementInProcess:     {StatusSettled: "booked", StatusAcceptedCustomerProfile: "no funds at booking"},
@@ -57,8 +59,27 @@ func canMove(from, to string) bool {
 	return ok
 }
 
-// finalStatus reports whether a payment's status can no longer change.
-func finalStatus(s string) bool { return len(paymentTransitions[s]) == 0 }
+// errTransition is a status change the table does not list: a bug, never
+// made.
+var errTransition = errors.New("payment status change not in the transition table")
+
+// movePayment is the one way a payment's status changes: it consults the
+// table, then writes p (its status, PSU, debtor account and funds flag) in
+// st if the stored status is still p's current one (store.ErrConflict
+// otherwise, when something else moved it meanwhile). st is the store or a
+// transaction of it.
+func movePayment(ctx context.Context, st store.Store, p *store.Payment, to string) error {
+	from := p.Status
+	if !canMove(from, to) {
+		return fmt.Errorf("%w: %s to %s", errTransition, from, to)
+	}
+	p.Status = to
+	if err := st.UpdatePayment(ctx, p, from); err != nil {
+		p.Status = from
+		return err
+	}
+	return nil
+}
 
 // paymentOf returns the TPP's payment of the path.
 func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) (*store.Payment, *bgerror.Error) {

@@ -75,7 +75,7 @@ func newHarness(t *testing.T, kind string) *harness {
 	iss, _ := tppcontext.NewIssuer(key)
 	ver, _ := tppcontext.NewVerifier(key)
 	h := &harness{t: t, clk: clk, issuer: iss, st: st}
-	h.srv = httptest.NewTLSServer(New(Config{Store: st, Tokens: ver, Sandbox: true, Now: clk.now}))
+	h.srv = httptest.NewTLSServer(New(Config{Store: transitionGuard{Store: st, t: t}, Tokens: ver, Sandbox: true, Now: clk.now}))
 	t.Cleanup(h.srv.Close)
 	return h
 }
