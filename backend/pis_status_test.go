@@ -65,4 +65,3 @@ func (g transitionGuard) UpdatePayment(ctx context.Context, p *store.Payment, fr
 func (g transitionGuard) Atomically(ctx context.Context, fn func(store.Store) error) error {
 	return g.Store.Atomically(ctx, func(tx store.Store) error { return fn(transitionGuard{Store: tx, t: g.t}) })
 }
-
