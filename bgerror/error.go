@@ -61,13 +61,6 @@ func Format(path, text string) *Error {
 	return e
 }
 
-// WithPath returns a copy of e naming path.
-func (e *Error) WithPath(path string) *Error {
-	c := *e
-	c.Path = path
-	return &c
-}
-
 // WithSCARedirect returns a copy of e offering href as _links.scaRedirect.
 func (e *Error) WithSCARedirect(href string) *Error {
 	c := *e

@@ -55,8 +55,8 @@ type Verify struct {
 	// trickles a body is answered 408 and its stream closed.
 	BodyTimeout caddy.Duration `json:"body_timeout,omitempty"`
 	// Modes sets a check's mode: "enforce" (default) or "report_only". Keys
-	// are check names: hygiene, date, certificate, registry, role, qwac,
-	// signature, digest, replay.
+	// are check names, in the order they run: hygiene, date, certificate,
+	// signature, registry, role, qwac, replay, digest, limit.
 	Modes map[string]string `json:"modes,omitempty"`
 	// OnError sets what happens when a dependency fails: "deny" (default,
 	// 503) or "allow". Keys: registry, replay, limit, ocsp (the revocation
@@ -96,6 +96,9 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 		return fmt.Errorf("obgw_verify: loading obgw app: %v", err)
 	}
 	app := appIface.(*App)
+	if app.backendOnly {
+		return fmt.Errorf("obgw_verify: the obgw global options must set qtsp_cas and registry")
+	}
 	v.verifier = app.Verifier()
 	v.bodies = app.bodies
 	v.metrics = app.metrics

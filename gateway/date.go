@@ -2,6 +2,7 @@ package gateway
 
 import (
 	"net/http"
+	"strconv"
 	"time"
 
 	"github.com/obgw/obgw/bgerror"
@@ -20,7 +21,7 @@ func checkDate(h http.Header, now time.Time, skew time.Duration) *bgerror.Error 
 	}
 	d := now.Sub(t)
 	if d > skew || d < -skew {
-		return dateErr("the Date header is more than 60 seconds from the bank's clock; synchronise the clock and sign again")
+		return dateErr("the Date header is more than " + strconv.FormatFloat(skew.Seconds(), 'f', -1, 64) + " seconds from the bank's clock; synchronise the clock and sign again")
 	}
 	return nil
 }

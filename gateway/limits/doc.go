@@ -12,7 +12,7 @@
 // gateways with one atomic Lua script per call. Both take the caller's
 // clock ("now") rather than Redis's, so tests can pin time; gateways that
 // share a Redis therefore need synchronised clocks, which they already need
-// for the 60 s Date check.
+// for the Date check (60 s by default).
 //
 // Keys are kept for a whole window, so the parts a client chooses are
 // checked before anything is counted (CheckKeyParts): the resource id is at

@@ -2,7 +2,6 @@ package limits
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -14,10 +13,11 @@ const (
 	DefaultLimit = 4
 	// DefaultWindow is the length of the rolling window.
 	DefaultWindow = 24 * time.Hour
-	// MaxLimit bounds Config.Limit, because Memory keeps one timestamp per
-	// allowed call and key.
-	MaxLimit = 1000
 )
+
+// maxLimit bounds Config.Limit, because Memory keeps one timestamp per
+// allowed call and key.
+const maxLimit = 1000
 
 // Kinds of limited calls. Transaction details count with transactions, and
 // card accounts use the same kinds (their resource ids differ).
@@ -59,28 +59,15 @@ type Config struct {
 	Window time.Duration
 }
 
-// Validate reports a configuration the constructors would have to correct.
-// Configuration adapters call it so that a typo fails the config load.
-func (c Config) Validate() error {
-	switch {
-	case c.Limit < 0 || c.Limit > MaxLimit:
-		return errors.New("limits: limit must be between 1 and " + strconv.Itoa(MaxLimit) + " (0 means 4)")
-	case c.Window < 0:
-		return errors.New("limits: window must be positive (0 means 24h)")
-	case c.Window > 0 && c.Window < time.Second:
-		return errors.New("limits: window must be at least 1s")
-	}
-	return nil
-}
-
-// normalized applies the defaults and clamps what Validate would reject,
-// always towards a stricter or equal limit, so that constructors never fail.
+// normalized applies the defaults and clamps a limit above maxLimit or a
+// window under 1 s, always towards a stricter or equal limit, so that
+// constructors never fail.
 func (c Config) normalized() Config {
 	if c.Limit <= 0 {
 		c.Limit = DefaultLimit
 	}
-	if c.Limit > MaxLimit {
-		c.Limit = MaxLimit
+	if c.Limit > maxLimit {
+		c.Limit = maxLimit
 	}
 	if c.Window <= 0 {
 		c.Window = DefaultWindow

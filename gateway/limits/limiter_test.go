@@ -228,24 +228,20 @@ func TestKeyHasNoSeparatorCollisions(t *testing.T) {
 	}
 }
 
-func TestConfigValidate(t *testing.T) {
+func TestConfigNormalized(t *testing.T) {
 	cases := []struct {
-		cfg     Config
-		wantErr bool
-		norm    Config
+		cfg  Config
+		norm Config
 	}{
-		{Config{}, false, Config{4, 24 * time.Hour}},
-		{Config{Limit: 4, Window: 24 * time.Hour}, false, Config{4, 24 * time.Hour}},
-		{Config{Limit: MaxLimit, Window: time.Second}, false, Config{MaxLimit, time.Second}},
-		{Config{Limit: -1}, true, Config{4, 24 * time.Hour}},
-		{Config{Limit: MaxLimit + 1}, true, Config{MaxLimit, 24 * time.Hour}},
-		{Config{Window: -time.Second}, true, Config{4, 24 * time.Hour}},
-		{Config{Window: time.Millisecond}, true, Config{4, time.Second}},
+		{Config{}, Config{4, 24 * time.Hour}},
+		{Config{Limit: 4, Window: 24 * time.Hour}, Config{4, 24 * time.Hour}},
+		{Config{Limit: maxLimit, Window: time.Second}, Config{maxLimit, time.Second}},
+		{Config{Limit: -1}, Config{4, 24 * time.Hour}},
+		{Config{Limit: maxLimit + 1}, Config{maxLimit, 24 * time.Hour}},
+		{Config{Window: -time.Second}, Config{4, 24 * time.Hour}},
+		{Config{Window: time.Millisecond}, Config{4, time.Second}},
 	}
 	for _, tc := range cases {
-		if err := tc.cfg.Validate(); (err != nil) != tc.wantErr {
-			t.Errorf("%+v.Validate() = %v, want error %v", tc.cfg, err, tc.wantErr)
-		}
 		if got := tc.cfg.normalized(); got != tc.norm {
 			t.Errorf("%+v.normalized() = %+v, want %+v", tc.cfg, got, tc.norm)
 		}

@@ -44,7 +44,7 @@ type callTimes struct {
 var _ Limiter = (*Memory)(nil)
 
 // NewMemory returns an empty in-process limiter. Zero Config fields take the
-// defaults; values Config.Validate rejects are clamped (never loosened).
+// defaults; values out of range are clamped (never loosened).
 func NewMemory(cfg Config) *Memory {
 	cfg = cfg.normalized()
 	m := &Memory{

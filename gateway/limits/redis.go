@@ -45,7 +45,7 @@ return {0, n, tonumber(first[2])}
 // its newest call.
 //
 // Scores are the caller's clock in microseconds, not Redis TIME, so the
-// gateways' clocks must be synchronised (as the 60 s Date check already
+// gateways' clocks must be synchronised (as the Date check already
 // requires); a skew of s between gateways moves a call's expiry by s.
 type Redis struct {
 	client   redis.UniversalClient
