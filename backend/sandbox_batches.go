@@ -40,17 +40,17 @@ func nextRun(now time.Time, times []time.Duration) time.Time {
 	return best
 }
 
-// RunBatches runs a batch run at each of the times of day until ctx ends.
-// server returns the backend to run it on (it may open the database the
-// first time). Several instances may run batches at once: each payment is
-// executed by one of them.
-func RunBatches(ctx context.Context, times []time.Duration, server func(context.Context) (*Server, error), log *slog.Logger) {
+// RunBatches runs a batch run at each of the times of day, on the clock
+// now, until ctx ends. server returns the backend to run it on (it may
+// open the database the first time). Several instances may run batches at
+// once: each payment is executed by one of them.
+func RunBatches(ctx context.Context, times []time.Duration, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time) {
 	if len(times) == 0 {
 		return
 	}
 	for {
-		next := nextRun(time.Now(), times)
-		t := time.NewTimer(time.Until(next))
+		at := now()
+		t := time.NewTimer(nextRun(at, times).Sub(at))
 		select {
 		case <-ctx.Done():
 			t.Stop()

@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"encoding/pem"
 	"fmt"
+	"log/slog"
 	"os"
 	"strings"
 	"time"
@@ -22,6 +23,10 @@ import (
 func init() {
 	caddy.RegisterModule(App{})
 }
+
+// now is the clock of this package's decisions (fixes in effect) and of
+// the background jobs; tests swap it.
+var now = time.Now
 
 // Environments.
 const (
@@ -92,10 +97,16 @@ type App struct {
 
 	verifier   *gateway.Verifier
 	contextKey []byte
-	bodies     *semaphore.Weighted
-	metrics    *metrics
-	state      *sharedState
-	stateKey   string
+	slog       *slog.Logger
+	jobs       *jobs
+	// backendOnly: no qtsp_cas and no registry, as in a backend-only
+	// process without obgw global options; the app runs background work
+	// and verifies nothing (obgw_verify refuses to provision).
+	backendOnly bool
+	bodies      *semaphore.Weighted
+	metrics     *metrics
+	state       *sharedState
+	stateKey    string
 }
 
 // CaddyModule returns the Caddy module information.
@@ -111,6 +122,12 @@ func (App) CaddyModule() caddy.ModuleInfo {
 func (a *App) Provision(ctx caddy.Context) error {
 	if a.Environment == "" {
 		a.Environment = EnvProduction
+	}
+	a.slog = ctx.Slogger()
+	a.jobs = new(jobs)
+	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.RedisURL == "" {
+		a.backendOnly = true
+		return nil
 	}
 	if a.BodyMemory <= 0 {
 		a.BodyMemory = DefaultBodyMemory
@@ -257,11 +274,18 @@ func (a *App) Cleanup() error {
 	return err
 }
 
-// Start implements caddy.App.
-func (a *App) Start() error { return nil }
+// Start starts the background work the handlers of this configuration
+// asked for (jobs.go).
+func (a *App) Start() error {
+	a.jobs.start(a)
+	return nil
+}
 
-// Stop implements caddy.App.
-func (a *App) Stop() error { return nil }
+// Stop ends the background work.
+func (a *App) Stop() error {
+	a.jobs.stop()
+	return nil
+}
 
 // Verifier returns the shared verification pipeline.
 func (a *App) Verifier() *gateway.Verifier { return a.verifier }

@@ -59,7 +59,6 @@ type Backend struct {
 
 	mu     *sync.Mutex // guards server; a pointer so Backend stays copyable
 	server *backend.Server
-	stop   context.CancelFunc
 }
 
 // CaddyModule returns the Caddy module information.
@@ -89,12 +88,19 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		if err != nil {
 			return fmt.Errorf("obgw_backend: context_key: %v", err)
 		}
-	} else {
-		appIface, aerr := ctx.AppIfConfigured("obgw")
-		if aerr != nil {
-			return fmt.Errorf("obgw_backend: without context_key the obgw app must be configured: %v", aerr)
+	}
+	// The obgw app: its context key when none is given, and the one place
+	// background work runs. A backend-only process has no obgw global
+	// options; the app then exists only for that work.
+	appIface, err := ctx.App("obgw")
+	if err != nil {
+		return fmt.Errorf("obgw_backend: loading the obgw app: %v", err)
+	}
+	app := appIface.(*App)
+	if b.tokens == nil {
+		if app.backendOnly {
+			return fmt.Errorf("obgw_backend: set context_key (the gateway's), or configure the obgw app in the global options")
 		}
-		app := appIface.(*App)
 		if b.tokens, err = app.ContextVerifier(); err != nil {
 			return err
 		}
@@ -138,9 +144,7 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		if err != nil {
 			return fmt.Errorf("obgw_backend: %v", err)
 		}
-		var runCtx context.Context
-		runCtx, b.stop = context.WithCancel(context.Background())
-		go backend.RunBatches(runCtx, times, b.ready, ctx.Slogger())
+		app.jobs.scheduleBatches(url, times, b.ready)
 	}
 	return nil
 }
@@ -174,9 +178,6 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 
 // Cleanup releases this configuration's use of the shared store.
 func (b *Backend) Cleanup() error {
-	if b.stop != nil {
-		b.stop()
-	}
 	_, err := stores.Delete(b.poolKey)
 	return err
 }

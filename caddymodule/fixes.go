@@ -20,9 +20,6 @@ func init() {
 	caddy.RegisterModule(Fixes{})
 }
 
-// now is the clock of fix decisions; tests swap it.
-var now = time.Now
-
 // FixEntry is one x-accept-fix value of the policy.
 type FixEntry struct {
 	// Name is the x-accept-fix value, e.g. amount-as-string.

@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"bytes"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
@@ -374,5 +375,56 @@ func TestOversizedHeadersGetABerlinGroupError(t *testing.T) {
 		if got.status != http.StatusRequestHeaderFieldsTooLarge || got.err.code() != "FORMAT_ERROR" {
 			t.Fatalf("%s: %d %s", proto, got.status, got.body)
 		}
+	}
+}
+
+// batchSchedulers counts the goroutines running payment batch schedules in
+// the gateway, from its admin endpoint's goroutine dump.
+func batchSchedulers(t *testing.T, g *gateway) int {
+	t.Helper()
+	resp, err := http.Get("http://" + g.admin + "/debug/pprof/goroutine?debug=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	dump, _ := io.ReadAll(resp.Body)
+	return strings.Count(string(dump), "backend.RunBatches(")
+}
+
+// TestOneBatchSchedulerPerProcess: the shipped Caddyfile has an
+// obgw_backend handler per route family, all on one database; the obgw app
+// runs one batch scheduler for it, and a config reload hands over to the
+// new configuration's without leaving the old one running.
+func TestOneBatchSchedulerPerProcess(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	if n := batchSchedulers(t, g); n != 1 {
+		t.Fatalf("%d batch schedulers running, want 1", n)
+	}
+	resp, err := http.Get("http://" + g.admin + "/config/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	req, _ := http.NewRequest(http.MethodPost, "http://"+g.admin+"/load", bytes.NewReader(cfg))
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Cache-Control", "must-revalidate") // reload although unchanged
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 {
+		t.Fatalf("reload: %d %s", resp.StatusCode, b)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	n := batchSchedulers(t, g)
+	for n != 1 && time.Now().Before(deadline) {
+		time.Sleep(100 * time.Millisecond)
+		n = batchSchedulers(t, g)
+	}
+	if n != 1 {
+		t.Fatalf("%d batch schedulers after a reload, want 1", n)
 	}
 }

@@ -1,0 +1,78 @@
+package caddymodule
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	"github.com/obgw/obgw/backend"
+)
+
+// jobs is the obgw app's background work: the sandbox's payment batch
+// runs, one scheduler per database however many obgw_backend handlers use
+// it. Handlers register in Provision; the app starts the schedulers in
+// Start and stops them in Stop, so `caddy validate` starts none and a
+// config reload hands over from the old schedulers to the new.
+type jobs struct {
+	mu      sync.Mutex
+	batches map[string]batchJob // by database
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup
+}
+
+// batchJob is the batch runs of one sandbox database.
+type batchJob struct {
+	times  []time.Duration
+	server func(context.Context) (*backend.Server, error)
+}
+
+// scheduleBatches asks for batch runs at times on the database named key,
+// run through server; the first handler of a database to ask wins, the
+// others share its scheduler.
+func (j *jobs) scheduleBatches(key string, times []time.Duration, server func(context.Context) (*backend.Server, error)) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.batches == nil {
+		j.batches = map[string]batchJob{}
+	}
+	if _, ok := j.batches[key]; !ok {
+		j.batches[key] = batchJob{times: times, server: server}
+	}
+}
+
+// start runs every scheduled job until stop.
+func (j *jobs) start(a *App) {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	ctx, cancel := context.WithCancel(context.Background())
+	j.cancel = cancel
+	for _, b := range j.batches {
+		j.wg.Add(1)
+		go func() {
+			defer j.wg.Done()
+			backend.RunBatches(ctx, b.times, b.server, a.slog, now)
+		}()
+	}
+}
+
+// stop ends every job and waits for them (a batch run under way ends with
+// its context).
+func (j *jobs) stop() {
+	j.mu.Lock()
+	cancel := j.cancel
+	j.mu.Unlock()
+	if cancel != nil {
+		cancel()
+	}
+	j.wg.Wait()
+}
+
+// running counts the schedulers started, for tests.
+func (j *jobs) running() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	if j.cancel == nil {
+		return 0
+	}
+	return len(j.batches)
+}
