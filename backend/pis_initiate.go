@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
@@ -17,14 +16,6 @@ const InstantProduct = "instant-norwegian-credit-transfers-straks"
 
 // DomesticProduct's details and status are unavailable before approval.
 const DomesticProduct = "domestic-norway-credit-transfers"
-
-// oslo is the bank's time zone (time/tzdata makes it available on any host).
-var oslo = func() *time.Location {
-	if l, err := time.LoadLocation("Europe/Oslo"); err == nil {
-		return l
-	}
-	return time.UTC
-}()
 
 // bankToday is the bank's current date.
 func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }

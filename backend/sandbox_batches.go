@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"log/slog"
 	"time"
+
+	"github.com/obgw/obgw/backend/civildate"
 )
 
 // DefaultBatchTimes are the sandbox's five daily batch runs (Europe/Oslo).
@@ -25,8 +27,8 @@ func ParseBatchTimes(times []string) ([]time.Duration, error) {
 
 // nextRun returns the first of the times of day (in the bank's zone) after now.
 func nextRun(now time.Time, times []time.Duration) time.Time {
-	local := now.In(oslo)
-	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, oslo)
+	local := now.In(civildate.Oslo)
+	midnight := time.Date(local.Year(), local.Month(), local.Day(), 0, 0, 0, 0, civildate.Oslo)
 	var best time.Time
 	for day := 0; day < 2 && best.IsZero(); day++ {
 		base := midnight.AddDate(0, 0, day)

@@ -1,24 +1,24 @@
 package civildate
 
-import "time"
+import (
+	"time"
+	_ "time/tzdata" // Europe/Oslo on any host, with or without a zone database
+)
 
-// Today returns the date (YYYY-MM-DD) at the bank, in Norway
-// (Europe/Oslo: CET, and CEST from the last Sunday of March to the last
-// Sunday of October, switching at 01:00 UTC), at instant now. The EU rule
-// is computed here so that no time zone database is needed on the host.
-func Today(now time.Time) string {
-	u := now.UTC()
-	offset := time.Hour
-	if start, end := lastSunday(u.Year(), time.March), lastSunday(u.Year(), time.October); !u.Before(start) && u.Before(end) {
-		offset = 2 * time.Hour
+// Oslo is the bank's time zone, Europe/Oslo, from the time zone database
+// embedded in the binary.
+var Oslo = func() *time.Location {
+	l, err := time.LoadLocation("Europe/Oslo")
+	if err != nil {
+		panic("civildate: Europe/Oslo is missing from the embedded time zone database: " + err.Error())
 	}
-	return u.Add(offset).Format(time.DateOnly)
-}
+	return l
+}()
 
-// lastSunday returns 01:00 UTC on the last Sunday of month m of year y.
-func lastSunday(y int, m time.Month) time.Time {
-	last := time.Date(y, m+1, 0, 1, 0, 0, 0, time.UTC)
-	return last.AddDate(0, 0, -int(last.Weekday()))
+// Today returns the date (YYYY-MM-DD) at the bank, in Norway, at instant
+// now.
+func Today(now time.Time) string {
+	return now.In(Oslo).Format(time.DateOnly)
 }
 
 // Valid reports whether s is YYYY-MM-DD naming a real calendar day

@@ -7,11 +7,8 @@ import (
 )
 
 // Today returns the date (YYYY-MM-DD) at the bank, in Norway
-// (Europe/Oslo: CET, and CEST from the last Sunday of March to the last
-// Sunday of October, switching at 01:00 UTC), at instant now: the today
-// argument of ParsePayment, ParsePeriodic and ParseBulk. The EU rule is
-// computed (civildate.Today) so that no time zone database is needed on
-// the host.
+// (civildate.Today), at instant now: the today argument of ParsePayment,
+// ParsePeriodic and ParseBulk.
 func Today(now time.Time) string {
 	return civildate.Today(now)
 }

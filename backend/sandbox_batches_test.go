@@ -3,6 +3,8 @@ package backend
 import (
 	"testing"
 	"time"
+
+	"github.com/obgw/obgw/backend/civildate"
 )
 
 func TestNextBatchRun(t *testing.T) {
@@ -11,7 +13,7 @@ func TestNextBatchRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	at := func(s string) time.Time {
-		v, err := time.ParseInLocation("2006-01-02 15:04", s, oslo)
+		v, err := time.ParseInLocation("2006-01-02 15:04", s, civildate.Oslo)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,7 +26,7 @@ func TestNextBatchRun(t *testing.T) {
 		"2026-11-22 18:30": "2026-11-23 06:00",
 	} {
 		if got := nextRun(at(now), times); !got.Equal(at(want)) {
-			t.Errorf("after %s: %s, want %s", now, got.In(oslo).Format("2006-01-02 15:04"), want)
+			t.Errorf("after %s: %s, want %s", now, got.In(civildate.Oslo).Format("2006-01-02 15:04"), want)
 		}
 	}
 	if _, err := ParseBatchTimes([]string{"25:00"}); err == nil {
