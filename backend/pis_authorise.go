@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/money"
-	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -125,11 +124,12 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 	if p.Status != StatusReceived {
 		return errPaymentState
 	}
-	in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
-	if e != nil {
+	in, err := instructionOf(p)
+	if err != nil {
+		s.log.Error("payment unreadable", slog.Any("error", err))
 		return errPaymentState
 	}
-	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.debtor.IBAN, in.debtor.BBAN)
+	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil || !s.mayDebit(ctx, f, debtor) {
 		return errNotPSUAccount
 	}
@@ -199,13 +199,14 @@ func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
 	}
 	var out []string
 	for _, p := range ps {
-		in, e := s.parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
-		if e != nil {
+		in, err := instructionOf(p)
+		if err != nil {
+			s.log.Error("payment unreadable", slog.Any("error", err))
 			continue
 		}
-		for _, c := range in.creditor {
+		for _, c := range in.Creditor {
 			out = append(out, c.InstructedAmount.Currency+" "+money.Format(c.InstructedAmount.Minor, c.InstructedAmount.Currency)+
-				" to "+c.CreditorName+" ("+c.CreditorAccount.IBAN+c.CreditorAccount.BBAN+") from "+in.debtor.IBAN+in.debtor.BBAN+", "+p.ExecutionDate)
+				" to "+c.CreditorName+" ("+c.CreditorAccount.IBAN+c.CreditorAccount.BBAN+") from "+in.Debtor.IBAN+in.Debtor.BBAN+", "+p.ExecutionDate)
 		}
 	}
 	return out

@@ -1,7 +1,9 @@
 package backend
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 
@@ -24,42 +26,64 @@ func paymentHref(p *store.Payment) string {
 	return paymentBase[p.Kind] + "/" + p.Product + "/" + p.ID
 }
 
-// parsed is a validated initiation of any kind.
-type parsed struct {
-	amount   payments.Money
-	date     string
-	debtor   payments.AccountReference
-	creditor []payments.Payment // the payments to execute (bulk: several)
+// instruction is a validated initiation of any kind, as the backend reads
+// it: parsed once, when the payment is initiated, and stored with it
+// (store.Payment.Instruction, encoding/json of this struct). Authorisation,
+// the SCA page and execution read it back (instructionOf); nothing parses
+// a stored body again.
+type instruction struct {
+	Amount   payments.Money
+	Date     string
+	Debtor   payments.AccountReference
+	Creditor []payments.Payment // the payments to execute (bulk: several)
 }
 
-// parse validates an initiation body as of today (a stored payment is
-// re-read as of the day it was created, so its dates stay valid).
-func (s *Server) parse(kind, product string, body []byte, today string) (parsed, *bgerror.Error) {
+// parse validates an initiation body as of today.
+func parse(kind, product string, body []byte, today string) (instruction, *bgerror.Error) {
 	switch kind {
 	case store.PaymentPeriodic:
 		p, errs := payments.ParsePeriodic(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, fieldErrors(errs)
+			return instruction{}, fieldErrors(errs)
 		}
-		return parsed{amount: p.InstructedAmount, date: p.StartDate, debtor: p.DebtorAccount, creditor: []payments.Payment{p.Payment}}, nil
+		return instruction{Amount: p.InstructedAmount, Date: p.StartDate, Debtor: p.DebtorAccount, Creditor: []payments.Payment{p.Payment}}, nil
 	case store.PaymentBulk:
 		b, errs := payments.ParseBulk(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, fieldErrors(errs)
+			return instruction{}, fieldErrors(errs)
 		}
-		out := parsed{date: orDefault(b.RequestedExecutionDate, today), debtor: b.DebtorAccount, creditor: b.Payments}
+		out := instruction{Date: orDefault(b.RequestedExecutionDate, today), Debtor: b.DebtorAccount, Creditor: b.Payments}
 		for _, p := range b.Payments {
-			out.amount.Currency = p.InstructedAmount.Currency
-			out.amount.Minor += p.InstructedAmount.Minor
+			out.Amount.Currency = p.InstructedAmount.Currency
+			out.Amount.Minor += p.InstructedAmount.Minor
 		}
 		return out, nil
 	default:
 		p, errs := payments.ParsePayment(product, body, today)
 		if len(errs) > 0 {
-			return parsed{}, fieldErrors(errs)
+			return instruction{}, fieldErrors(errs)
 		}
-		return parsed{amount: p.InstructedAmount, date: orDefault(p.RequestedExecutionDate, today), debtor: p.DebtorAccount, creditor: []payments.Payment{p}}, nil
+		return instruction{Amount: p.InstructedAmount, Date: orDefault(p.RequestedExecutionDate, today), Debtor: p.DebtorAccount, Creditor: []payments.Payment{p}}, nil
 	}
+}
+
+// instructionOf returns the stored payment's instruction. A payment stored
+// before instructions were kept (store migration 6) has none; its body is
+// read as of the day it was created, the one place a stored body is still
+// parsed.
+func instructionOf(p *store.Payment) (instruction, error) {
+	var in instruction
+	if len(p.Instruction) > 0 {
+		if err := json.Unmarshal(p.Instruction, &in); err != nil {
+			return in, fmt.Errorf("payment %s: stored instruction: %w", p.ID, err)
+		}
+		return in, nil
+	}
+	in, e := parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
+	if e != nil {
+		return in, fmt.Errorf("payment %s: stored body: %s", p.ID, e.Text)
+	}
+	return in, nil
 }
 
 type paymentResponse struct {
@@ -86,13 +110,17 @@ func (s *Server) createPayment(kind string) handler {
 		if e != nil {
 			return e
 		}
-		in, e := s.parse(kind, product, body, s.bankToday())
+		in, e := parse(kind, product, body, s.bankToday())
 		if e != nil {
 			return e
 		}
+		typed, err := json.Marshal(in)
+		if err != nil {
+			return bgerror.New(bgerror.CodeServiceUnavailable, "the payment could not be stored; retry")
+		}
 		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
-			Amount: in.amount.Minor, Currency: in.amount.Currency, ExecutionDate: in.date, Body: body, Status: StatusReceived}
-		err := s.cfg.Store.CreatePayment(ctx, p)
+			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: body, Status: StatusReceived, Instruction: typed}
+		err = s.cfg.Store.CreatePayment(ctx, p)
 		if errors.Is(err, store.ErrConflict) {
 			// A concurrent retry won: answer with its payment.
 			if p, err = s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err != nil {

@@ -4,10 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
-	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -30,15 +30,16 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		if from != StatusAccepted && from != StatusPending && from != StatusAcceptedCustomerProfile {
 			return nil // another run or a cancellation got there first
 		}
-		in, e := s.parse(cur.Kind, cur.Product, cur.Body, payments.Today(cur.CreatedAt))
-		if e != nil {
+		in, err := instructionOf(cur)
+		if err != nil {
+			s.log.Error("payment unreadable", slog.Any("error", err))
 			return errPaymentState
 		}
 		// Lock the debtor and every own creditor account before reading
 		// balances: concurrent runs neither overdraw nor lose a booking.
 		lock := []string{cur.DebtorAccountID}
-		for i := range in.creditor {
-			c := &in.creditor[i]
+		for i := range in.Creditor {
+			c := &in.Creditor[i]
 			if own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
 				lock = append(lock, own.ID)
 			}
@@ -76,8 +77,8 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		var debits []store.Transaction
 		credits := map[string][]store.Transaction{}
 		creditAccounts := map[string]*store.Account{}
-		for i := range in.creditor {
-			c := &in.creditor[i]
+		for i := range in.Creditor {
+			c := &in.Creditor[i]
 			text := remittance(c)
 			d, _ := json.Marshal(map[string]any{
 				"creditorName": c.CreditorName, "creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN},

@@ -264,6 +264,11 @@ type Payment struct {
 	ExecutionDate string
 	// Body is the validated initiation as served back (JSON).
 	Body json.RawMessage
+	// Instruction is the backend's typed reading of Body, made once when
+	// the payment was initiated and kept as the backend encoded it (JSON
+	// the store does not interpret); empty for payments stored before
+	// migration 6.
+	Instruction []byte
 	// Status is the ISO 20022 transaction status.
 	Status string
 	// FundsAvailable is "", "true" or "false" (known after a funds check).

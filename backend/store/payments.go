@@ -9,13 +9,13 @@ import (
 )
 
 const paymentColumns = `id, tpp, request_id, kind, product, customer_id, debtor_account_id, amount, currency,
-	execution_date, body, status, funds_available, created_at, updated_at`
+	execution_date, body, status, funds_available, created_at, updated_at, instruction`
 
 func scanPayment(row interface{ Scan(...any) error }) (*Payment, error) {
 	var p Payment
 	err := row.Scan(&p.ID, &p.TPP, &p.RequestID, &p.Kind, &p.Product, optString{&p.CustomerID}, optString{&p.DebtorAccountID},
 		&p.Amount, &p.Currency, &p.ExecutionDate, jsonScan{&p.Body}, &p.Status, &p.FundsAvailable,
-		instantScan{&p.CreatedAt}, instantScan{&p.UpdatedAt})
+		instantScan{&p.CreatedAt}, instantScan{&p.UpdatedAt}, &p.Instruction)
 	if err != nil {
 		return nil, err
 	}
@@ -44,9 +44,9 @@ func (s *sqlStore) CreatePayment(ctx context.Context, p *Payment) error {
 	}
 	id, now := newID(), s.stamp()
 	if _, err := s.exec(ctx, op, `INSERT INTO payments (`+paymentColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		id, p.TPP, p.RequestID, p.Kind, p.Product, optRef(p.CustomerID), optRef(p.DebtorAccountID), p.Amount, p.Currency,
-		p.ExecutionDate, body, p.Status, p.FundsAvailable, s.d.instant(now), s.d.instant(now)); err != nil {
+		p.ExecutionDate, body, p.Status, p.FundsAvailable, s.d.instant(now), s.d.instant(now), string(p.Instruction)); err != nil {
 		return err
 	}
 	p.ID, p.CreatedAt, p.UpdatedAt, p.Body = id, now, now, compact

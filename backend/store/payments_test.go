@@ -129,3 +129,26 @@ func TestPaymentBodyStoredCompact(t *testing.T) {
 		wantErr(t, "CreatePayment invalid JSON", s.CreatePayment(ctx, bad), ErrInvalid)
 	})
 }
+
+// TestPaymentInstructionKept: the backend's typed reading of a payment is
+// stored with it and read back byte for byte; a payment without one reads
+// back without one.
+func TestPaymentInstructionKept(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		instr := []byte(`{"Amount":{"Currency":"NOK","Minor":1000},"Debtor":{"IBAN":"NO7809232911044"}}`)
+		p := &Payment{TPP: "PSDNO-FSA-1", RequestID: "typed", Kind: PaymentSingle, Product: "domestic-norway-credit-transfers",
+			Amount: 1000, Currency: "NOK", ExecutionDate: "2026-11-22", Body: json.RawMessage(`{}`), Status: "RCVD", Instruction: instr}
+		wantErr(t, "CreatePayment", s.CreatePayment(ctx, p), nil)
+		got, err := s.GetPayment(ctx, p.ID)
+		if err != nil || string(got.Instruction) != string(instr) {
+			t.Fatalf("GetPayment: %s %v, want %s", got.Instruction, err, instr)
+		}
+		bare := &Payment{TPP: "PSDNO-FSA-1", RequestID: "bare", Kind: PaymentSingle, Product: "domestic-norway-credit-transfers",
+			Amount: 1000, Currency: "NOK", ExecutionDate: "2026-11-22", Body: json.RawMessage(`{}`), Status: "RCVD"}
+		wantErr(t, "CreatePayment without instruction", s.CreatePayment(ctx, bare), nil)
+		if got, err := s.GetPayment(ctx, bare.ID); err != nil || len(got.Instruction) != 0 {
+			t.Fatalf("GetPayment without instruction: %q %v", got.Instruction, err)
+		}
+	})
+}

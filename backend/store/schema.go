@@ -270,4 +270,14 @@ var migrations = []migration{{
 		`CREATE INDEX sca_flows_customer ON sca_flows (customer_id)`,
 		`CREATE INDEX sca_flows_agreement ON sca_flows (agreement_id)`,
 	},
+}, {
+	version: 6,
+	name:    "payments: the validated instruction, parsed once at initiation",
+	// The backend's typed reading of the body (debtor, creditors,
+	// amounts, date) as it validated it at initiation; authorisation, the
+	// SCA page and execution read this instead of parsing the body again.
+	// Payments stored before this step have none.
+	stmts: []string{
+		`ALTER TABLE payments ADD COLUMN instruction TEXT NOT NULL DEFAULT ''`,
+	},
 }}

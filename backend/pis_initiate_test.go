@@ -1,0 +1,90 @@
+package backend
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// TestInstructionRoundTrip: what is stored of a parsed payment of each
+// kind reads back as the same typed value.
+func TestInstructionRoundTrip(t *testing.T) {
+	bulk := `{"debtorAccount":{"iban":"` + kariIBAN + `"},"payments":[` +
+		`{"instructedAmount":{"currency":"NOK","amount":"1.50"},"creditorAccount":{"iban":"` + olaIBAN + `"},"creditorName":"A","remittanceInformationUnstructured":"x"},` +
+		`{"instructedAmount":{"currency":"NOK","amount":"2.00"},"creditorAccount":{"iban":"` + olaIBAN + `"},"creditorName":"B","endToEndIdentification":"e2e"}]}`
+	periodic := strings.TrimSuffix(paymentBody("3.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"2027-01-01","frequency":"Monthly"}`
+	for _, tc := range []struct{ kind, product, body string }{
+		{store.PaymentSingle, DomesticProduct, paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag","requestedExecutionDate":"2027-01-15"`)},
+		{store.PaymentBulk, DomesticProduct, bulk},
+		{store.PaymentPeriodic, DomesticProduct, periodic},
+	} {
+		in, e := parse(tc.kind, tc.product, []byte(tc.body), "2026-11-25")
+		if e != nil {
+			t.Fatalf("%s: %v", tc.kind, e)
+		}
+		typed, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := instructionOf(&store.Payment{Kind: tc.kind, Product: tc.product, Instruction: typed})
+		if err != nil || !reflect.DeepEqual(back, in) {
+			t.Fatalf("%s: read back %+v %v, want %+v", tc.kind, back, err, in)
+		}
+	}
+}
+
+// noBodies is a store whose payments read back without their body: a
+// server on it that still authorises and executes payments reads their
+// stored instruction, not the body.
+type noBodies struct{ store.Store }
+
+func (n noBodies) GetPayment(ctx context.Context, id string) (*store.Payment, error) {
+	p, err := n.Store.GetPayment(ctx, id)
+	if p != nil {
+		p.Body = json.RawMessage(`{}`)
+	}
+	return p, err
+}
+
+func (n noBodies) Atomically(ctx context.Context, fn func(store.Store) error) error {
+	return n.Store.Atomically(ctx, func(tx store.Store) error { return fn(noBodies{tx}) })
+}
+
+// TestPaymentParsedOnce: after initiation, the SCA page's summary, the
+// authorisation and the batch run work from the stored instruction.
+func TestPaymentParsedOnce(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+		srv := httptest.NewTLSServer(New(Config{Store: transitionGuard{Store: noBodies{h.st}, t: t}, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		defer srv.Close()
+		h.srv = srv
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1",
+			body: paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag"`)})
+		id, _ := b["paymentId"].(string)
+		href := scaLink(b)
+		p := h.browser()
+		page := p.open(href)
+		page = body(p.submit(href, page, map[string][]string{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
+		page = body(p.submit(href, page, map[string][]string{"step": {"context"}, "context": {"PRIVATE"}}))
+		if !strings.Contains(page, "Mottaker AS") || !strings.Contains(page, "150.00") {
+			t.Fatalf("the SCA page does not summarise the payment: %s", page)
+		}
+		resp := p.submit(href, page, map[string][]string{"step": {"confirm"}})
+		resp.Body.Close()
+		if loc := resp.Header.Get("Location"); !strings.Contains(loc, "psu-id=") {
+			t.Fatalf("authorisation: %d %s", resp.StatusCode, loc)
+		}
+		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
+		if got, err := h.st.GetPayment(context.Background(), id); err != nil || got.Status != StatusSettled {
+			t.Fatalf("after the batch run: %+v %v", got, err)
+		}
+	})
+}
