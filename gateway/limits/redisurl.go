@@ -79,9 +79,24 @@ func errRedisURL(detail string) error {
 	return errors.New("limits: redis URL " + detail)
 }
 
-// parseRedisURL splits the host list off the URL itself (net/url takes one
-// host only), checks each host, and hands a one-host URL with the others as
-// addr= parameters to go-redis's parser for the chosen mode.
+// parseRedisURL hands the URL to go-redis's parser for its mode
+// (redis.ParseURL, ParseFailoverURL or ParseClusterURL), which reads the
+// credentials, TLS, database and every option. What those parsers cannot
+// express is all this file parses itself:
+//   - a comma-separated host list: they take one host in the URL (net/url
+//     allows no more) and the others as addr= parameters, so the list is
+//     rewritten into that form;
+//   - the mode: there is a parser per mode and no parameter that picks one;
+//     master_name= picks Sentinel, cluster=true Cluster, and several hosts
+//     with neither are refused rather than silently cut to the first;
+//   - our defaults: a Sentinel without a port is on 26379 (go-redis: 6379),
+//     a URL names a host (go-redis: localhost), Cluster has database 0 only
+//     (ParseClusterURL ignores the path);
+//   - what they leave to the first dial: ports 1-65535, IPv6 in brackets,
+//     host names (they accept "redis://a:0", "redis://a:" as a:6379, and
+//     addr=[1.2.3.4]:1);
+//   - errors that never repeat the password: net/url's and go-redis's
+//     messages quote the text they stumble on.
 func parseRedisURL(raw string) (redisTarget, error) {
 	if len(raw) > maxRedisURLLen {
 		return redisTarget{}, errRedisURL("is longer than 4096 bytes")
@@ -135,7 +150,6 @@ func parseRedisURLParts(scheme string, user *url.Userinfo, hostList, tail string
 		return redisTarget{}, errRedisURL("path or query does not parse; percent-encode special characters")
 	}
 	q := pu.Query()
-	userSet := func(name string) bool { return q.Has(name) }
 
 	cluster := false
 	if q.Has("cluster") {
@@ -154,7 +168,7 @@ func parseRedisURLParts(scheme string, user *url.Userinfo, hostList, tail string
 		if err != nil {
 			return redisTarget{}, errFromGoRedis(err, user)
 		}
-		applySingleDefaults(o, userSet)
+		applySingleDefaults(o, q)
 		return redisTarget{single: o}, nil
 	}
 
@@ -199,21 +213,21 @@ func parseRedisURLParts(scheme string, user *url.Userinfo, hostList, tail string
 		if err != nil {
 			return redisTarget{}, errFromGoRedis(err, user)
 		}
-		applyFailoverDefaults(o, userSet)
+		applyFailoverDefaults(o, q)
 		return redisTarget{failover: o}, nil
 	case cluster:
 		o, err := redis.ParseClusterURL(gu.String())
 		if err != nil {
 			return redisTarget{}, errFromGoRedis(err, user)
 		}
-		applyClusterDefaults(o, userSet)
+		applyClusterDefaults(o, q)
 		return redisTarget{cluster: o}, nil
 	default:
 		o, err := redis.ParseURL(gu.String())
 		if err != nil {
 			return redisTarget{}, errFromGoRedis(err, user)
 		}
-		applySingleDefaults(o, userSet)
+		applySingleDefaults(o, q)
 		return redisTarget{single: o}, nil
 	}
 }
@@ -281,36 +295,37 @@ func redisDB(path string) (int, error) {
 	return db, nil
 }
 
-func applySingleDefaults(o *redis.Options, set func(string) bool) {
-	applyDefaults(set, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+func applySingleDefaults(o *redis.Options, q url.Values) {
+	applyDefaults(q, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
 }
 
-func applyFailoverDefaults(o *redis.FailoverOptions, set func(string) bool) {
-	applyDefaults(set, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+func applyFailoverDefaults(o *redis.FailoverOptions, q url.Values) {
+	applyDefaults(q, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
 }
 
-func applyClusterDefaults(o *redis.ClusterOptions, set func(string) bool) {
-	applyDefaults(set, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
+func applyClusterDefaults(o *redis.ClusterOptions, q url.Values) {
+	applyDefaults(q, &o.DialTimeout, &o.ReadTimeout, &o.WriteTimeout, &o.MaxRetries, &o.DialerRetries, &o.ContextTimeoutEnabled)
 }
 
-// applyDefaults sets the request-path defaults the URL did not override.
-func applyDefaults(set func(string) bool, dial, read, write *time.Duration, maxRetries, dialerRetries *int, ctxTimeout *bool) {
-	if !set("dial_timeout") {
+// applyDefaults sets the request-path defaults that q, the URL's
+// parameters, does not override.
+func applyDefaults(q url.Values, dial, read, write *time.Duration, maxRetries, dialerRetries *int, ctxTimeout *bool) {
+	if !q.Has("dial_timeout") {
 		*dial = defaultDialTimeout
 	}
-	if !set("read_timeout") {
+	if !q.Has("read_timeout") {
 		*read = defaultReadTimeout
 	}
-	if !set("write_timeout") {
+	if !q.Has("write_timeout") {
 		*write = defaultWriteTimeout
 	}
-	if !set("max_retries") {
+	if !q.Has("max_retries") {
 		*maxRetries = defaultMaxRetries
 	}
-	if !set("dialer_retries") {
+	if !q.Has("dialer_retries") {
 		*dialerRetries = defaultDialerRetries
 	}
-	if !set("context_timeout_enabled") {
+	if !q.Has("context_timeout_enabled") {
 		*ctxTimeout = true
 	}
 }

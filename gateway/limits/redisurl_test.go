@@ -284,3 +284,32 @@ func withPasswordMarker(raw string) (string, bool) {
 	}
 	return raw[:start+colon+1] + passwordMarker + raw[start+at:], true
 }
+
+// TestGoRedisParsersLackWhatWeParse pins the reasons parseRedisURL does
+// more than call go-redis's parsers (see its comment). Should a go-redis
+// upgrade make one of these pass, the matching code here can go.
+func TestGoRedisParsersLackWhatWeParse(t *testing.T) {
+	if _, err := redis.ParseFailoverURL("redis://h1:26379,h2/0?master_name=m"); err == nil {
+		t.Error("ParseFailoverURL takes a comma-separated host list now")
+	}
+	if o, err := redis.ParseClusterURL("redis://h1,h2"); err == nil && len(o.Addrs) > 1 {
+		t.Error("ParseClusterURL splits a comma-separated host list now")
+	}
+	if o, err := redis.ParseFailoverURL("redis://h1/0?master_name=m"); err != nil || o.SentinelAddrs[0] != "h1:6379" {
+		t.Errorf("ParseFailoverURL: %v, %v; it gave a Sentinel without a port 6379 before", o, err)
+	}
+	if o, err := redis.ParseURL("redis://"); err != nil || o.Addr != "localhost:6379" {
+		t.Errorf("ParseURL: %v, %v; it took a URL without a host as localhost before", o, err)
+	}
+	if o, err := redis.ParseClusterURL("redis://h1/5"); err != nil || len(o.Addrs) != 1 {
+		t.Errorf("ParseClusterURL: %v, %v; it ignored a database in the path before", o, err)
+	}
+	for _, u := range []string{"redis://h1:0", "redis://h1:", "redis://h1?addr=h2:0", "redis://h1?addr=%5B1.2.3.4%5D:1"} {
+		if _, err := redis.ParseClusterURL(u); err != nil {
+			t.Errorf("ParseClusterURL(%q) refuses it now: %v", u, err)
+		}
+	}
+	if _, err := redis.ParseURL("redis://h1?cluster=true"); err == nil {
+		t.Error("ParseURL accepts cluster= now")
+	}
+}
