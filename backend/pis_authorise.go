@@ -101,6 +101,36 @@ func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.P
 	return out, nil
 }
 
+// Outcomes of a payment or basket flow whose payments could not be
+// authorised, for the PSU's failure redirect.
+var (
+	outcomeNotPSUAccount = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: it is not from an account you may pay from")
+	outcomeNoFunds       = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: there are not enough funds")
+	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
+	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
+)
+
+// authoriseFlow completes a payment or basket flow: it authorises the
+// flow's payments with this SCA, or answers the outcome for the PSU after
+// rejecting those still awaiting SCA.
+func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+	err := s.authoriseFlowPayments(ctx, f)
+	if err == nil {
+		return nil
+	}
+	s.rejectPayments(ctx, f)
+	switch {
+	case errors.Is(err, errNotPSUAccount):
+		return outcomeNotPSUAccount
+	case errors.Is(err, errNoFunds):
+		return outcomeNoFunds
+	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
+		return outcomeNotAwaiting
+	}
+	s.log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
+	return outcomeAuthoriseLost
+}
+
 // authoriseFlowPayments authorises every payment of the flow with this one
 // SCA. A basket is not atomic: payments authorised before a failure stay
 // authorised, and the basket's status shows the mix.

@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/store"
@@ -75,6 +76,30 @@ func (s *Server) startCancellationAuthorisation(kind string) handler {
 		}
 		return s.startPaymentFlow(w, r, c, p, PurposeCancellation, "cancellation-authorisations")
 	}
+}
+
+// Outcomes of a cancellation flow that could not cancel, for the PSU's
+// failure redirect.
+var (
+	outcomeCancelNotPSUAccount = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be cancelled: it is not from an account you may pay from")
+	outcomeNotCancellable      = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be cancelled: it can no longer be cancelled")
+	outcomeCancelLost          = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be cancelled: the bank's systems are temporarily unavailable; try again")
+)
+
+// cancelFlow completes a cancellation flow, or answers the outcome for the
+// PSU.
+func (s *Server) cancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+	err := s.cancelFlowPayment(ctx, f)
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, errNotPSUAccount):
+		return outcomeCancelNotPSUAccount
+	case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
+		return outcomeNotCancellable
+	}
+	s.log.Error("payment of a cancellation flow not cancelled", slog.String("flow", f.ID), slog.Any("error", err))
+	return outcomeCancelLost
 }
 
 // cancelFlowPayment completes a cancellation flow: the PSU must be one who

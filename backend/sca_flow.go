@@ -127,18 +127,18 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 // act does what the claimed flow f authorises and returns the state it ends
 // in and its redirect's query.
 func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values) {
+	// What the purpose authorises: the payments of a payment or basket
+	// flow (pis_authorise.go), a payment's cancellation (pis_cancel.go);
+	// a consent is stored below with the session, for every purpose.
+	var outcome *bgerror.Error
 	switch f.Purpose {
 	case PurposePayment, PurposeBasket:
-		if err := s.authoriseFlowPayments(ctx, f); err != nil {
-			s.rejectPayments(ctx, f)
-			status, code, message := authoriseFailure(err)
-			return store.FlowFailed, failure(status, code, message)
-		}
+		outcome = s.authoriseFlow(ctx, f)
 	case PurposeCancellation:
-		if err := s.cancelFlowPayment(ctx, f); err != nil {
-			status, code, message := cancelFailure(err)
-			return store.FlowFailed, failure(status, code, message)
-		}
+		outcome = s.cancelFlow(ctx, f)
+	}
+	if outcome != nil {
+		return store.FlowFailed, failure(outcome)
 	}
 	now := s.cfg.Now()
 	consent := &store.Consent{
@@ -169,47 +169,30 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 		if f.Purpose == PurposePayment || f.Purpose == PurposeBasket || f.Purpose == PurposeCancellation {
 			to = store.FlowCompleted
 		}
-		return to, failure(http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The authorisation could not be stored; try again")
+		return to, failure(outcomeNotRecorded)
 	}
 	return store.FlowCompleted, q
 }
 
-// failure is the query of a failure redirect. message is one of the fixed
-// texts of this file, never an error's text.
-func failure(status int, code, message string) url.Values {
-	return url.Values{"system": {"obgw-sca"}, "status": {strconv.Itoa(status)}, "code": {code}, "message": {message}}
+// failure is the query of a failure redirect for e, whose text is one of
+// the fixed messages for the PSU, never an error's text.
+func failure(e *bgerror.Error) url.Values {
+	return url.Values{"system": {"obgw-sca"}, "status": {strconv.Itoa(e.Status)}, "code": {e.Code}, "message": {e.Text}}
 }
 
-// authoriseFailure maps why a flow's payments could not be authorised to
-// the failure redirect's status, code and a fixed message for the PSU.
-func authoriseFailure(err error) (int, string, string) {
-	switch {
-	case errors.Is(err, errNotPSUAccount):
-		return http.StatusForbidden, "RESOURCE_UNKNOWN", "The payment could not be authorised: it is not from an account you may pay from"
-	case errors.Is(err, errNoFunds):
-		return http.StatusBadRequest, "PAYMENT_FAILED", "The payment could not be authorised: there are not enough funds"
-	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
-		return http.StatusConflict, "STATUS_INVALID", "The payment could not be authorised: it is no longer awaiting authorisation"
-	}
-	return http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The payment could not be authorised: the bank's systems are temporarily unavailable; try again"
-}
-
-// cancelFailure is authoriseFailure for a cancellation.
-func cancelFailure(err error) (int, string, string) {
-	switch {
-	case errors.Is(err, errNotPSUAccount):
-		return http.StatusForbidden, "RESOURCE_UNKNOWN", "The payment could not be cancelled: it is not from an account you may pay from"
-	case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
-		return http.StatusConflict, "STATUS_INVALID", "The payment could not be cancelled: it can no longer be cancelled"
-	}
-	return http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE", "The payment could not be cancelled: the bank's systems are temporarily unavailable; try again"
-}
+// Outcomes of a flow that every purpose can end with.
+var (
+	outcomeTooLong     = bgerror.New(bgerror.CodeConsentInvalid, "The authorisation took too long; start again")
+	outcomeCancelled   = bgerror.New(bgerror.CodeConsentInvalid, "The PSU cancelled the authorisation")
+	outcomeTooMany     = bgerror.New(bgerror.CodeConsentInvalid, "Too many wrong identification numbers; start again")
+	outcomeNotRecorded = bgerror.New(bgerror.CodeServiceUnavailable, "The authorisation could not be stored; try again")
+)
 
 // fail ends a pending flow as failed (the PSU cancelled, took too long, or
 // ran out of identification attempts); after runs only when this request
 // ended it.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, status int, code, message string, after func(context.Context)) {
-	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(status, code, message), after)
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error, after func(context.Context)) {
+	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(outcome), after)
 }
 
 // end records the flow's outcome by a compare-and-set from state from, runs

@@ -91,7 +91,7 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 	case !s.cfg.Now().Before(f.ExpiresAt):
 		// RedirectURI is the one the gateway validated when the flow was
 		// created: the redirect goes nowhere else.
-		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The authorisation took too long; start again", nil)
+		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
 		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == "identify" {
@@ -270,7 +270,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	switch r.PostForm.Get("step") {
 	case "cancel":
-		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "The PSU cancelled the authorisation", func(ctx context.Context) {
+		s.fail(w, r, f, outcomeCancelled, func(ctx context.Context) {
 			s.rejectPayments(ctx, f)
 		})
 	case "identify":
@@ -337,7 +337,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 			scaError(w, errOtherBrowser, http.StatusForbidden)
 			return
 		}
-		s.fail(w, r, f, http.StatusUnauthorized, "CONSENT_INVALID", "Too many wrong identification numbers; start again", func(ctx context.Context) {
+		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) {
 			s.rejectPayments(ctx, f)
 		})
 	}

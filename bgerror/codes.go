@@ -26,6 +26,9 @@ const (
 	CodeAccessExceeded      = "ACCESS_EXCEEDED"
 	CodeServiceUnavailable  = "SERVICE_UNAVAILABLE"
 	CodeRequestedFormats    = "REQUESTED_FORMATS_INVALID"
+	// CodePaymentFailed: the bank could not execute an authorised payment
+	// (an instant payment without funds); Berlin Group v1.3.
+	CodePaymentFailed = "PAYMENT_FAILED"
 )
 
 // defaultStatus is the HTTP status of each code where the contract gives
@@ -54,6 +57,7 @@ var defaultStatus = map[string]int{
 	CodeAccessExceeded:      http.StatusTooManyRequests,
 	CodeServiceUnavailable:  http.StatusServiceUnavailable,
 	CodeRequestedFormats:    http.StatusNotAcceptable,
+	CodePaymentFailed:       http.StatusBadRequest,
 }
 
 // StatusOf returns the HTTP status the contract gives code, or 400 for a
