@@ -2,6 +2,7 @@ package backend
 
 import (
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/store"
@@ -64,42 +65,71 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
 		}
 	}
+	// The context the request acts in: corporate, under the agreement
+	// PSU-Corporate-ID names (any agreement the PSU holds: from the SCA
+	// redirect or GET /v1/agreements), else private. GET /v1/agreements
+	// (corporate false) is served under any consent of the PSU.
+	wantContext, wantAgreement := "PRIVATE", ""
+	if corporate && c.PSUCorporateID != "" {
+		ag, err := s.cfg.Store.AgreementByCorporateID(ctx, c.TPP, c.PSUCorporateID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, s.storeError(err, "the agreement")
+		}
+		if err != nil || !engagedIn(ag, cust.ID) {
+			e := bgerror.New(bgerror.CodeCorporateIDInvalid, "PSU-Corporate-ID names no agreement of this PSU; take it from the SCA redirect or from GET /v1/agreements")
+			e.Path = "PSU-Corporate-ID"
+			return nil, e
+		}
+		wantContext, wantAgreement = "CORPORATE", ag.ID
+	}
 	consents, err := s.cfg.Store.ListConsents(ctx, c.TPP, cust.ID)
 	if err != nil {
 		return nil, s.storeError(err, "the consent")
 	}
-	var revoked bool
+	// Every valid consent of the (TPP, PSU) counts for its own context and
+	// accounts until it runs out: the newest one for the request's context
+	// is in force.
+	var revoked, corporateHeld bool
 	for i := range consents {
 		k := &consents[i]
+		live := k.Status == store.ConsentValid && now.Before(k.ValidUntil)
+		if k.Status == store.ConsentValid && !live {
+			if err := s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentExpired); err != nil {
+				s.log.Error("consent not marked expired", slog.String("consent", k.ID), slog.Any("error", err))
+			}
+			k.Status = store.ConsentExpired
+		}
+		if live && k.Context == "CORPORATE" {
+			corporateHeld = true
+		}
+		if corporate && (k.Context != wantContext || k.AgreementID != wantAgreement) {
+			continue
+		}
 		switch {
-		case k.Status == store.ConsentValid && now.Before(k.ValidUntil):
+		case live && a.consent == nil:
 			a.consent = k
-		case k.Status == store.ConsentValid:
-			_ = s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentExpired)
-			revoked = true
 		case k.Status == store.ConsentRevokedByPSU || k.Status == store.ConsentExpired:
 			revoked = true
 		}
-		if a.consent != nil {
-			break
-		}
 	}
 	if a.consent == nil {
+		if wantContext == "PRIVATE" && corporate && corporateHeld {
+			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU consented in a corporate context: send PSU-Corporate-ID")
+		}
 		if revoked {
-			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentExpired, "the consent was revoked or has expired; redirect the PSU to scaRedirect for a new one")
+			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentExpired, "the consent for this context was revoked or has expired; redirect the PSU to scaRedirect for a new one")
 		}
-		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU; redirect the PSU to scaRedirect")
-	}
-	if corporate && a.consent.Context == "CORPORATE" {
-		if c.PSUCorporateID == "" {
-			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU acts in a corporate context: send PSU-Corporate-ID")
-		}
-		ag, err := s.cfg.Store.AgreementByCorporateID(ctx, c.TPP, c.PSUCorporateID)
-		if err != nil || ag.ID != a.consent.AgreementID {
-			e := bgerror.New(bgerror.CodeCorporateIDInvalid, "PSU-Corporate-ID does not name the agreement the PSU consented under")
-			e.Path = "PSU-Corporate-ID"
-			return nil, e
-		}
+		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU in this context; redirect the PSU to scaRedirect")
 	}
 	return a, nil
+}
+
+// engagedIn reports whether customerID takes part in agreement ag.
+func engagedIn(ag *store.Agreement, customerID string) bool {
+	for _, e := range ag.Engagements {
+		if e.CustomerID == customerID {
+			return true
+		}
+	}
+	return false
 }

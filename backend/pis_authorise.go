@@ -76,6 +76,7 @@ func scaStatus(f *store.SCAFlow, now time.Time) string {
 var (
 	errPaymentState  = errors.New("the payment is no longer awaiting authorisation")
 	errNotPSUAccount = errors.New("the debtor account is not one the PSU may pay from")
+	errViewOnly      = errors.New("the PSU may view the debtor account under the agreement, but not pay from it")
 	errNoFunds       = errors.New("insufficient funds")
 )
 
@@ -106,6 +107,7 @@ func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.P
 var (
 	outcomeNotPSUAccount = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: it is not from an account you may pay from")
 	outcomeNoFunds       = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: there are not enough funds")
+	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
 )
@@ -122,6 +124,8 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 	switch {
 	case errors.Is(err, errNotPSUAccount):
 		return outcomeNotPSUAccount
+	case errors.Is(err, errViewOnly):
+		return outcomeViewOnly
 	case errors.Is(err, errNoFunds):
 		return outcomeNoFunds
 	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
@@ -160,6 +164,9 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		return errPaymentState
 	}
 	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.Debtor.IBAN, in.Debtor.BBAN)
+	if err == nil && s.viewOnly(ctx, f, debtor) {
+		return errViewOnly
+	}
 	if err != nil || !s.mayDebit(ctx, f, debtor) {
 		return errNotPSUAccount
 	}
@@ -190,6 +197,24 @@ func (s *Server) mayDebit(ctx context.Context, f *store.SCAFlow, account *store.
 	}
 	for _, e := range ag.Engagements {
 		if e.CustomerID == f.CustomerID && e.AccountID == account.ID && hasRoles(e.Roles, "REGISTER") {
+			return true
+		}
+	}
+	return false
+}
+
+// viewOnly reports whether, in the flow's corporate context, the PSU may
+// view account but not pay from it (VIEW without REGISTER).
+func (s *Server) viewOnly(ctx context.Context, f *store.SCAFlow, account *store.Account) bool {
+	if f.Context != "CORPORATE" {
+		return false
+	}
+	ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
+	if err != nil {
+		return false
+	}
+	for _, e := range ag.Engagements {
+		if e.CustomerID == f.CustomerID && e.AccountID == account.ID && hasRoles(e.Roles, "VIEW") && !hasRoles(e.Roles, "REGISTER") {
 			return true
 		}
 	}

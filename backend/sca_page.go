@@ -178,7 +178,9 @@ func origin(raw string) string {
 
 // offered lists the accounts the PSU may consent to in the flow's context:
 // its own accounts and card accounts (PRIVATE), or the accounts of the
-// chosen agreement on which it has both VIEW and REGISTER (CORPORATE).
+// chosen agreement it may view (CORPORATE: VIEW; "the bank may drop
+// payment permission on an account that stays readable", so paying from
+// one also needs REGISTER, see mayDebit).
 func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice, error) {
 	var accounts []store.Account
 	if f.Context == "CORPORATE" {
@@ -188,7 +190,7 @@ func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice
 		}
 		var ids []string
 		for _, e := range ag.Engagements {
-			if e.CustomerID == f.CustomerID && hasRoles(e.Roles, "VIEW", "REGISTER") {
+			if e.CustomerID == f.CustomerID && hasRoles(e.Roles, "VIEW") {
 				ids = append(ids, e.AccountID)
 			}
 		}
