@@ -173,7 +173,7 @@ func TestSigningBasket(t *testing.T) {
 			ids = append(ids, b["paymentId"].(string))
 		}
 		list := `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`
-		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", body: list})
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true, body: list})
 		if status != 201 || b["transactionStatus"] != "RCVD" || scaLink(b) == "" {
 			t.Fatalf("basket: %d %v", status, b)
 		}
@@ -209,7 +209,7 @@ func TestSigningBasket(t *testing.T) {
 			{`{"paymentIds":["enc!!unknown"]}`, 400, "FORMAT_ERROR"},
 			{`{"paymentIds":["` + ids[0] + `"]}`, 409, "REFERENCE_STATUS_INVALID"},
 		} {
-			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", body: tc.body})
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true, body: tc.body})
 			if status != tc.status || errCode(b) != tc.code {
 				t.Errorf("%s: %d %v, want %d %s", tc.body, status, b, tc.status, tc.code)
 			}

@@ -15,16 +15,33 @@ import (
 // MaxBasketPayments is the most payments one signing basket holds.
 const MaxBasketPayments = 10
 
-// basketStatus is the basket's single status, the worst case among its
-// payments: RJCT when all were rejected or cancelled; PATC when some were
-// authorised and others rejected or not yet authorised; RCVD while none is
-// authorised; ACTC when all are authorised (or further along).
-func basketStatus(ps []*store.Payment) string {
-	var rejected, received, accepted int
+// Basket statuses: the description allows RCVD, ACTC, PATC and RJCT.
+const (
+	basketReceived          = "RCVD"
+	basketAccepted          = "ACTC"
+	basketPartiallyAccepted = "PATC"
+	basketRejected          = "RJCT"
+	// basketCancelled is how a basket the TPP deleted is stored; it is
+	// reported as RJCT (basketStatus), which the description allows.
+	basketCancelled = "CANC"
+)
+
+// basketStatus is the basket's single status, "the worst case among its
+// payments". Each payment counts as rejected (RJCT or CANC), awaiting SCA
+// (RCVD) or authorised (any other status: ACTC and every later one), and
+// the worst case is, in this order: RJCT when any payment was rejected or
+// cancelled (or the TPP deleted the basket); RCVD while none is
+// authorised; PATC when some are authorised and others still await SCA
+// (partially accepted); ACTC when all are authorised.
+func basketStatus(b *store.Basket, ps []*store.Payment) string {
+	if b.Status == basketCancelled {
+		return basketRejected
+	}
+	var received, accepted int
 	for _, p := range ps {
 		switch p.Status {
 		case StatusRejected, StatusCancelled:
-			rejected++
+			return basketRejected
 		case StatusReceived:
 			received++
 		default:
@@ -32,21 +49,29 @@ func basketStatus(ps []*store.Payment) string {
 		}
 	}
 	switch {
-	case rejected == len(ps):
-		return "RJCT"
-	case accepted == len(ps):
-		return StatusAccepted
-	case accepted > 0:
-		return "PATC"
-	case rejected > 0:
-		return "PATC"
+	case accepted == 0:
+		return basketReceived
+	case received > 0:
+		return basketPartiallyAccepted
 	default:
-		return StatusReceived
+		return basketAccepted
 	}
 }
 
+// createBasket creates a signing basket of the TPP's payments awaiting SCA.
+// The description's header table for basket creation requires PSU-ID,
+// PSU-IP-Address and TPP-Session-ID: the PSU is present and known when a
+// basket is made (the gateway's policy requires them too).
 func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
+	switch {
+	case c.PSUID == "":
+		return bgerror.Format("PSU-ID", "PSU-ID is required to create a signing basket")
+	case !c.PSUPresent:
+		return bgerror.Format("PSU-IP-Address", "PSU-IP-Address is required to create a signing basket: the PSU is present")
+	case r.Header.Get("Tpp-Session-Id") == "":
+		return bgerror.Format("TPP-Session-ID", "TPP-Session-ID is required to create a signing basket")
+	}
 	if b, err := s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err == nil {
 		return s.answerBasket(w, r, c, b, http.StatusCreated)
 	}
@@ -118,13 +143,10 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	if e != nil {
 		return e
 	}
-	st := b.Status
-	if st != "CANC" {
-		st = basketStatus(ps)
-	}
+	st := basketStatus(b, ps)
 	self := "/v1/signing-baskets/" + b.ID
 	links := map[string]link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": get(self + "/status")}
-	if st == StatusReceived && status == http.StatusCreated {
+	if st == basketReceived && status == http.StatusCreated {
 		f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
 		if e != nil {
 			return e
@@ -137,7 +159,7 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 }
 
 // basketState returns the TPP's basket of the path, its payments and its
-// status: CANC once cancelled, else the worst case of its payments.
+// status (basketStatus).
 func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Basket, []*store.Payment, string, *bgerror.Error) {
 	b, e := s.basketOf(r, c)
 	if e != nil {
@@ -147,11 +169,7 @@ func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Bas
 	if e != nil {
 		return nil, nil, "", e
 	}
-	st := b.Status
-	if st != "CANC" {
-		st = basketStatus(ps)
-	}
-	return b, ps, st, nil
+	return b, ps, basketStatus(b, ps), nil
 }
 
 func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
@@ -190,11 +208,11 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	if e != nil {
 		return e
 	}
-	if st != StatusReceived {
-		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is authorised or cancelled already")
+	if st != basketReceived {
+		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is "+st+": only a basket nobody has authorised (RCVD) can be deleted")
 	}
 	from := b.Status
-	b.Status = "CANC"
+	b.Status = basketCancelled
 	if err := s.cfg.Store.UpdateBasket(r.Context(), b, from); err != nil {
 		return s.storeError(err, "the basket")
 	}
@@ -207,8 +225,8 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 	if e != nil {
 		return e
 	}
-	if st != StatusReceived {
-		return bgerror.New(bgerror.CodeStatusInvalid, "the basket needs no authorisation")
+	if st != basketReceived {
+		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is "+st+" and needs no authorisation")
 	}
 	f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
 	if e != nil {

@@ -135,8 +135,17 @@ func TestGatewayErrorTable(t *testing.T) {
 		// gateway and the backend looks the (unknown) payment up.
 		{name: "basket without Digest passes the gateway", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Del("Digest")
-			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
+			r.Header.Set("TPP-Session-ID", "s1")
+			r.Header.Set("PSU-ID", "3f0c5e1a-7b7d-4c43-9a1e-2b8e6f3d9c10")
+			r.Header.Set("PSU-IP-Address", "192.0.2.10")
+			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri", "psu-id"}, "rsa-sha256")
 		}, status: 400, code: "FORMAT_ERROR", text: "$.paymentIds[0]"},
+		// Basket creation wants the PSU present and named (the
+		// description's header table), at the gateway already.
+		{name: "basket creation without PSU-ID", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
+			r.Header.Set("TPP-Session-ID", "s1")
+			r.Header.Set("PSU-IP-Address", "192.0.2.10")
+		}, status: 400, code: "FORMAT_ERROR", text: "PSU-ID"},
 		{name: "unsigned request with a withdrawn TPP's certificate learns nothing of the register", tpp: "withdrawn", path: "/v1/accounts",
 			after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
 		{name: "unsigned request with an AISP certificate on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`,

@@ -1,0 +1,101 @@
+package backend
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+// TestBasketWorstCaseEveryPair (issue 14, 6): the basket's status for
+// every pair of payment statuses: RJCT when either was rejected or
+// cancelled, RCVD while none is authorised, PATC for authorised with
+// awaiting, ACTC when both are authorised.
+func TestBasketWorstCaseEveryPair(t *testing.T) {
+	class := map[string]string{
+		StatusReceived: "awaiting", StatusRejected: "rejected", StatusCancelled: "rejected",
+		StatusAccepted: "authorised", StatusPending: "authorised", StatusAcceptedCustomerProfile: "authorised",
+		StatusSettlementInProcess: "authorised", StatusSettled: "authorised", StatusHold: "authorised",
+	}
+	want := map[[2]string]string{
+		{"awaiting", "awaiting"}: "RCVD", {"awaiting", "authorised"}: "PATC", {"authorised", "authorised"}: "ACTC",
+		{"rejected", "awaiting"}: "RJCT", {"rejected", "authorised"}: "RJCT", {"rejected", "rejected"}: "RJCT",
+	}
+	for a, ca := range class {
+		for b, cb := range class {
+			w, ok := want[[2]string{ca, cb}]
+			if !ok {
+				w = want[[2]string{cb, ca}]
+			}
+			got := basketStatus(&store.Basket{Status: basketReceived}, []*store.Payment{{Status: a}, {Status: b}})
+			if got != w {
+				t.Errorf("%s + %s: %s, want %s", a, b, got, w)
+			}
+		}
+	}
+	if got := basketStatus(&store.Basket{Status: basketReceived}, []*store.Payment{{Status: StatusAccepted}}); got != "ACTC" {
+		t.Errorf("one authorised payment: %s", got)
+	}
+}
+
+// TestBasketCancelledReportsRJCT (issue 14, 5): a basket the TPP deleted
+// reports RJCT (the description allows RCVD, ACTC, PATC, RJCT); its
+// payments stay awaiting SCA and can be authorised on their own.
+func TestBasketCancelledReportsRJCT(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		var ids []string
+		for range 2 {
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			ids = append(ids, b["paymentId"].(string))
+		}
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true, body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
+		self := "/v1/signing-baskets/" + b["basketId"].(string)
+		if status, _, _ := h.call(tppCall{method: "DELETE", path: self}); status != 204 {
+			t.Fatalf("delete: %d", status)
+		}
+		for _, path := range []string{self, self + "/status"} {
+			if _, b, _ := h.call(tppCall{method: "GET", path: path}); b["transactionStatus"] != "RJCT" {
+				t.Fatalf("GET %s after delete: %v", path, b)
+			}
+		}
+		if status, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"}); status != 409 || errCode(b) != "STATUS_INVALID" {
+			t.Fatalf("authorising a deleted basket: %d %v", status, b)
+		}
+		for _, id := range ids {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+				t.Fatalf("payment %s of the deleted basket: %s, want RCVD", id, p.Status)
+			}
+		}
+	})
+}
+
+// basketPSU is the PSU-ID the basket tests send: basket creation wants the
+// PSU present and named.
+const basketPSU = "3f0c5e1a-7b7d-4c43-9a1e-2b8e6f3d9c10"
+
+// TestBasketCreationRequiresPSUHeaders (issue 14, 7): the description's
+// header table requires PSU-ID, PSU-IP-Address and TPP-Session-ID for
+// basket creation; each missing one is named.
+func TestBasketCreationRequiresPSUHeaders(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		list := `{"paymentIds":["` + b["paymentId"].(string) + `"]}`
+		for _, tc := range []struct {
+			call tppCall
+			path string
+		}{
+			{tppCall{sid: "b", psuPresent: true}, "PSU-ID"},
+			{tppCall{sid: "b", psuID: basketPSU}, "PSU-IP-Address"},
+			{tppCall{psuID: basketPSU, psuPresent: true}, "TPP-Session-ID"},
+		} {
+			c := tc.call
+			c.method, c.path, c.body = "POST", "/v1/signing-baskets", list
+			status, b, _ := h.call(c)
+			msgs, _ := b["tppMessages"].([]any)
+			if status != 400 || errCode(b) != "FORMAT_ERROR" || len(msgs) == 0 || msgs[0].(map[string]any)["path"] != tc.path {
+				t.Errorf("without %s: %d %v", tc.path, status, b)
+			}
+		}
+	})
+}
