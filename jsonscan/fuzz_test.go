@@ -20,14 +20,13 @@ func scanAll(b []byte, lim Limits, p Policy) (toks []Token, e Error, ok bool) {
 	var s Scanner
 	s.Reset(b, lim, p)
 	for {
-		tok := s.Next()
-		switch tok.Kind {
+		switch s.Next() {
 		case Invalid:
 			return toks, s.Err(), false
 		case End:
 			return toks, Error{}, true
 		}
-		toks = append(toks, tok)
+		toks = append(toks, *s.Token())
 	}
 }
 
@@ -105,8 +104,8 @@ func FuzzScanner(f *testing.F) {
 		for _, p := range []Policy{Permissive, Refuse} {
 			var s Scanner
 			s.Reset(b, Contract, p)
-			for tok := s.Next(); tok.Kind != End; tok = s.Next() {
-				if tok.Kind != Invalid {
+			for k := s.Next(); k != End; k = s.Next() {
+				if k != Invalid {
 					continue
 				}
 				for _, current := range []bool{false, true} {

@@ -98,6 +98,7 @@ type Scanner struct {
 	depth  int
 	frames [inlineFrames]frame
 	more   []frame // frames past inlineFrames (only with MaxDepth above it)
+	tok    Token
 	err    Error
 }
 
@@ -106,8 +107,13 @@ func (s *Scanner) Reset(b []byte, lim Limits, p Policy) {
 	s.b, s.pos, s.lim, s.refuse = b, 0, lim, p == Refuse
 	s.next, s.values, s.depth = expValue, 0, 0
 	s.more = s.more[:0]
-	s.err = Error{}
+	s.tok, s.err = Token{}, Error{}
 }
+
+// Token returns the token Next found, valid until the next call of Next
+// or Reset. It points into the Scanner, so that reading a field costs no
+// copy of the token.
+func (s *Scanner) Token() *Token { return &s.tok }
 
 // Err returns why Next returned Invalid.
 func (s *Scanner) Err() Error { return s.err }
@@ -135,10 +141,17 @@ func (s *Scanner) push(object bool) {
 	}
 }
 
-func (s *Scanner) fail(code Code, start, pos int) Token {
+func (s *Scanner) fail(code Code, start, pos int) Kind {
 	s.err = Error{Code: code, Start: start, Pos: pos}
 	s.next = expNothing
-	return Token{}
+	s.tok = Token{}
+	return Invalid
+}
+
+// found makes the token [start, end) of kind k the current one.
+func (s *Scanner) found(k Kind, start, end int) Kind {
+	s.tok = Token{Kind: k, Start: start, End: end}
+	return k
 }
 
 func skipSpace(b []byte, i int) int {
@@ -157,9 +170,10 @@ func (s *Scanner) afterValue() {
 	}
 }
 
-// Next returns the next token, Invalid when the input breaks the grammar,
-// the policy or a limit (Err says how), or End after the value.
-func (s *Scanner) Next() Token {
+// Next scans the next token (Token returns it) and returns its kind:
+// Invalid when the input breaks the grammar, the policy or a limit (Err
+// says how), End after the value.
+func (s *Scanner) Next() Kind {
 	b := s.b
 	i := skipSpace(b, s.pos)
 	switch s.next {
@@ -204,37 +218,33 @@ func (s *Scanner) Next() Token {
 			return s.fail(ErrTrailing, i, i)
 		}
 		s.pos, s.next = i, expNothing
-		return Token{Kind: End, Start: i, End: i}
+		return s.found(End, i, i)
 	default:
-		if s.err.Code != ErrNone {
-			return Token{}
-		}
-		return Token{Kind: End, Start: s.pos, End: s.pos}
+		return s.tok.Kind
 	}
 	return s.value(i)
 }
 
-func (s *Scanner) close(k Kind, i int) Token {
+func (s *Scanner) close(k Kind, i int) Kind {
 	s.depth--
 	s.pos = i + 1
 	s.afterValue()
-	return Token{Kind: k, Start: i, End: i + 1}
+	return s.found(k, i, i+1)
 }
 
-// counted counts the value tok (which ends the scan of a value) against
-// MaxValues.
-func (s *Scanner) counted(tok Token) Token {
+// counted counts the scalar value s.tok against MaxValues.
+func (s *Scanner) counted() Kind {
 	s.values++
 	if s.lim.MaxValues > 0 && s.values > s.lim.MaxValues {
-		return s.fail(ErrValues, tok.Start, tok.End)
+		return s.fail(ErrValues, s.tok.Start, s.tok.End)
 	}
-	s.pos = tok.End
+	s.pos = s.tok.End
 	s.afterValue()
-	return tok
+	return s.tok.Kind
 }
 
 // value scans the value starting at i.
-func (s *Scanner) value(i int) Token {
+func (s *Scanner) value(i int) Kind {
 	b := s.b
 	if i >= len(b) {
 		return s.fail(ErrEOF, i, i)
@@ -252,17 +262,15 @@ func (s *Scanner) value(i int) Token {
 		s.pos = i + 1
 		if c == '{' {
 			s.next = expNameOrEnd
-			return Token{Kind: ObjectStart, Start: i, End: i + 1}
+			return s.found(ObjectStart, i, i+1)
 		}
 		s.next = expValueOrEnd
-		return Token{Kind: ArrayStart, Start: i, End: i + 1}
+		return s.found(ArrayStart, i, i+1)
 	case '"':
-		tok := s.str(i)
-		if tok.Kind == Invalid {
-			return tok
+		if s.str(i, String) == Invalid {
+			return Invalid
 		}
-		tok.Kind = String
-		return s.counted(tok)
+		return s.counted()
 	case 't':
 		return s.literal(i, "true", True)
 	case 'f':
@@ -276,11 +284,12 @@ func (s *Scanner) value(i int) Token {
 	return s.fail(ErrValue, i, i)
 }
 
-func (s *Scanner) literal(i int, lit string, k Kind) Token {
+func (s *Scanner) literal(i int, lit string, k Kind) Kind {
 	if len(s.b)-i < len(lit) || string(s.b[i:i+len(lit)]) != lit {
 		return s.fail(ErrValue, i, i)
 	}
-	return s.counted(Token{Kind: k, Start: i, End: i + len(lit)})
+	s.found(k, i, i+len(lit))
+	return s.counted()
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
@@ -293,7 +302,7 @@ func digits(b []byte, i int) int {
 }
 
 // number scans the number starting at i.
-func (s *Scanner) number(start int) Token {
+func (s *Scanner) number(start int) Kind {
 	b := s.b
 	i := start
 	if b[i] == '-' {
@@ -304,8 +313,8 @@ func (s *Scanner) number(start int) Token {
 		i++
 		if i < len(b) && isDigit(b[i]) {
 			// "0" is a value; what follows it is out of place.
-			if tok := s.counted(Token{Kind: Number, Start: start, End: i}); tok.Kind == Invalid {
-				return tok
+			if s.found(Number, start, i); s.counted() == Invalid {
+				return Invalid
 			}
 			return s.fail(ErrLeadingZero, start, i)
 		}
@@ -334,31 +343,34 @@ func (s *Scanner) number(start int) Token {
 	if s.lim.MaxNumberBytes > 0 && i-start > s.lim.MaxNumberBytes {
 		return s.fail(ErrNumberLength, start, start)
 	}
-	return s.counted(Token{Kind: Number, Start: start, End: i})
+	s.found(Number, start, i)
+	return s.counted()
 }
 
 // name scans the member name starting at i and counts it against
 // MaxMembers.
-func (s *Scanner) name(i int) Token {
+func (s *Scanner) name(i int) Kind {
 	b := s.b
 	if i >= len(b) || b[i] != '"' {
 		return s.fail(ErrName, i, i)
 	}
 	f := s.frame(s.depth)
 	f.nameStart = i + 1
-	tok := s.str(i)
-	if tok.Kind == Invalid {
+	if s.str(i, Name) == Invalid {
 		s.err.InName = true
 		f.nameEnd, f.partial, f.escaped = max(s.err.Pos, i+1), true, true
-		return tok
+		return Invalid
 	}
-	f.nameEnd, f.partial, f.escaped = tok.End-1, false, tok.Escaped
+	end := s.tok.End
+	f.nameEnd, f.partial, f.escaped = end-1, false, s.tok.Escaped
 	f.count++
 	if s.lim.MaxMembers > 0 && f.count > s.lim.MaxMembers {
-		return s.fail(ErrMembers, tok.Start, tok.End)
+		return s.fail(ErrMembers, i, end)
 	}
-	tok.Kind = Name
-	s.pos = tok.End
+	s.pos = end
 	s.next = expColon
-	return tok
+	return Name
 }
+
+// Limits returns the limits of the scan.
+func (s *Scanner) Limits() Limits { return s.lim }

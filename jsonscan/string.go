@@ -10,10 +10,10 @@ import (
 // str scans the string token whose opening quote is at start, under the
 // scanner's policy and MaxStringBytes. On failure the error's Pos is where
 // the string went wrong, so that a caller can show the part before it.
-func (s *Scanner) str(start int) Token {
+func (s *Scanner) str(start int, k Kind) Kind {
 	b := s.b
 	i := start + 1
-	tok := Token{Kind: String, Start: start}
+	var escaped, nonASCII bool
 	n := 0 // bytes after unescaping
 	for {
 		var j int
@@ -22,7 +22,7 @@ func (s *Scanner) str(start int) Token {
 		} else {
 			var high bool
 			j, high = looseRun(b, i)
-			tok.NonASCII = tok.NonASCII || high
+			nonASCII = nonASCII || high
 		}
 		n += j - i
 		i = j
@@ -34,10 +34,10 @@ func (s *Scanner) str(start int) Token {
 			if s.lim.MaxStringBytes > 0 && n > s.lim.MaxStringBytes {
 				return s.fail(ErrStringLength, start, i)
 			}
-			tok.End, tok.Len = i+1, n
-			return tok
+			s.tok = Token{Kind: k, Start: start, End: i + 1, Len: n, Escaped: escaped, NonASCII: nonASCII}
+			return k
 		case c == '\\':
-			tok.Escaped = true
+			escaped = true
 			if i+1 >= len(b) {
 				return s.fail(ErrStringEOF, start, i)
 			}
@@ -74,11 +74,11 @@ func (s *Scanner) str(start int) Token {
 		case c < 0x20:
 			s.fail(ErrRawControl, start, i)
 			s.err.Rune = rune(c)
-			return Token{}
+			return Invalid
 		case c < utf8.RuneSelf: // DEL, with Refuse
 			return s.failChar(start, i, rune(c), Control, false)
 		default: // non-ASCII, with Refuse
-			tok.NonASCII = true
+			nonASCII = true
 			r, size := utf8.DecodeRune(b[i:])
 			if cl := classifyUTF8(r, size); cl != Allowed {
 				return s.failChar(start, i, r, cl, false)
@@ -89,10 +89,10 @@ func (s *Scanner) str(start int) Token {
 	}
 }
 
-func (s *Scanner) failChar(start, pos int, r rune, cl Class, escaped bool) Token {
+func (s *Scanner) failChar(start, pos int, r rune, cl Class, escaped bool) Kind {
 	s.fail(ErrCharacter, start, pos)
 	s.err.Rune, s.err.Class, s.err.Escaped = r, cl, escaped
-	return Token{}
+	return Invalid
 }
 
 // simpleEscape returns the control character of \b, \f, \n, \r or \t.

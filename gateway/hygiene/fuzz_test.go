@@ -16,7 +16,7 @@ import (
 )
 
 // referenceForbidden is an independent statement of the contract's
-// character rules, for comparing with forbiddenRune.
+// character rules, for comparing with jsonscan.Classify.
 func referenceForbidden(r rune) bool {
 	return r < 0x20 || r == 0x7f || (r >= 0x80 && r <= 0x9f) ||
 		(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) ||

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"hash/maphash"
 	"unicode/utf8"
+
+	"github.com/obgw/obgw/jsonscan"
 )
 
 // Duplicate member names are found in three ways, by object size: small
@@ -161,8 +163,8 @@ func (s *jsonScanner) sameKey(a, k *keyRef) bool {
 	aEnd, kEnd := int(a.end), int(k.end)
 	for i < aEnd && j < kEnd {
 		var r1, r2 rune
-		r1, i = decodeStringRune(s.b, i)
-		r2, j = decodeStringRune(s.b, j)
+		r1, i = jsonscan.NextRune(s.b, i)
+		r2, j = jsonscan.NextRune(s.b, j)
 		if r1 != r2 {
 			return false
 		}
@@ -180,7 +182,7 @@ func (s *jsonScanner) hashKey(k *keyRef) uint64 {
 	var buf [utf8.UTFMax]byte
 	for i, end := int(k.start), int(k.end); i < end; {
 		var r rune
-		r, i = decodeStringRune(s.b, i)
+		r, i = jsonscan.NextRune(s.b, i)
 		h.Write(utf8.AppendRune(buf[:0], r))
 	}
 	return h.Sum64()

@@ -93,13 +93,12 @@ func TestCheckJSONValid(t *testing.T) {
 		{"depth 32 objects", strings.Repeat(`{"a":`, 31) + `{}` + strings.Repeat("}", 31)},
 		{"16 members", manyKeys(16, "")},
 		{"17 members", manyKeys(17, "")},
-		{"1000 members", manyKeys(1000, "")},
+		{"100 members", manyKeys(100, "")},
 		{"string of 4096 bytes", `"` + strings.Repeat("a", 4096) + `"`},
 		{"escaped string of 4096 decoded bytes", `"` + strings.Repeat(`\u00e6`, 2048) + `"`},
 		{"name of 4096 bytes", `{"` + strings.Repeat("a", 4096) + `":1}`},
 		{"two sibling large objects", `[` + manyKeys(20, "") + `,` + manyKeys(20, "") + `]`},
 		{"large object inside large object", manyKeys(20, `,"inner":`+manyKeys(20, "")+`,"after":1`)},
-		{"300 members", manyKeys(300, "")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -209,8 +208,8 @@ func TestCheckJSONInvalid(t *testing.T) {
 		{name: "duplicate of escaped name in large object", body: `{"\u006bxxx":0,` + manyKeys(40, "")[1:len(manyKeys(40, ""))-1] + `}`, wantPath: "$.kxxx", wantText: "duplicate"},
 		{name: "duplicate at member 9", body: manyKeys(8, `,"k":2`), wantPath: "$.k", wantText: "duplicate"},
 		{name: "duplicate at member 17", body: manyKeys(16, `,"k":2`), wantPath: "$.k", wantText: "duplicate"},
-		{name: "duplicate beyond the inline table", body: manyKeys(250, `,"kxxx":2`), wantPath: "$.kxxx", wantText: "duplicate"},
-		{name: "escaped duplicate beyond the inline table", body: manyKeys(250, `,"\u006bxxx":2`), wantPath: "$.kxxx", wantText: "duplicate"},
+		{name: "duplicate beyond the inline table", body: manyKeys(250, `,"kxxx":2`), lim: raisedKeys, wantPath: "$.kxxx", wantText: "duplicate"},
+		{name: "escaped duplicate beyond the inline table", body: manyKeys(250, `,"\u006bxxx":2`), lim: raisedKeys, wantPath: "$.kxxx", wantText: "duplicate"},
 		{name: "duplicate in large object inside large object", body: manyKeys(20, `,"inner":`+manyKeys(20, `,"kx":2`)), wantPath: "$.inner.kx", wantText: "duplicate"},
 		{name: "duplicate in outer large object after inner one", body: manyKeys(20, `,"inner":`+manyKeys(20, "")+`,"kxxxx":2`), wantPath: "$.kxxxx", wantText: "duplicate"},
 		{name: "duplicate in second large sibling", body: `[` + manyKeys(20, "") + `,` + manyKeys(20, `,"kxx":2`) + `]`, wantPath: "$[1].kxx", wantText: "duplicate"},
@@ -222,6 +221,9 @@ func TestCheckJSONInvalid(t *testing.T) {
 		{name: "escaped string too long", body: `["` + strings.Repeat(`\u00e6`, 2048) + `x"]`, wantPath: "$[0]", wantText: "longer than 4096 bytes"},
 		{name: "name too long", body: `{"` + strings.Repeat("a", 4097) + `":1}`, wantPath: "$['" + strings.Repeat("a", 64) + "...']", wantText: "member name at byte 1 is longer than 4096"},
 		{name: "too many members", body: manyKeys(4, ""), lim: JSONLimits{MaxKeys: 3}, wantPath: "$", wantText: "more than 3 members"},
+		{name: "101 members", body: manyKeys(101, ""), wantPath: "$", wantText: "object has more than 100 members"},
+		{name: "101 members nested", body: `{"a":[` + manyKeys(101, "") + `]}`, wantPath: "$.a[0]", wantText: "object has more than 100 members"},
+		{name: "65537 values", body: "[" + strings.Repeat("0,", 65535) + "0]", wantPath: "$[65535]", wantText: "body has more than 65536 JSON values"},
 		{name: "custom string limit", body: `["abcd"]`, lim: JSONLimits{MaxStringBytes: 3}, wantPath: "$[0]", wantText: "longer than 3 bytes"},
 		{name: "custom number limit", body: `[1234]`, lim: JSONLimits{MaxNumberBytes: 3}, wantPath: "$[0]", wantText: "longer than 3 characters"},
 		// path rendering
@@ -250,6 +252,20 @@ func TestCheckJSONInvalid(t *testing.T) {
 				t.Errorf("Text is %d characters, want < 200", len(he.Text))
 			}
 		})
+	}
+}
+
+// raisedKeys lets objects hold more members than the contract's 100, to
+// test duplicate detection in objects past the inline table.
+var raisedKeys = JSONLimits{MaxKeys: 1000}
+
+// TestCheckJSONLargeObjects checks objects past the inline name table,
+// under a raised member bound.
+func TestCheckJSONLargeObjects(t *testing.T) {
+	for _, n := range []int{300, 1000} {
+		if err := CheckJSON([]byte(manyKeys(n, "")), raisedKeys); err != nil {
+			t.Errorf("%d members: CheckJSON() = %v, want nil", n, err)
+		}
 	}
 }
 
@@ -287,18 +303,19 @@ func TestCheckJSONAllocations(t *testing.T) {
 	tests := []struct {
 		name      string
 		body      string
+		lim       JSONLimits
 		maxAllocs float64
 	}{
-		{"payment", paymentBody, 0},
-		{"object of 100 members", manyKeys(100, ""), 0},
-		{"array of large objects", "[" + strings.Repeat(manyKeys(30, "")+",", 20) + "{}]", 0},
-		{"depth 32", nested("[", "]", 32), 0},
-		{"object of 300 members", manyKeys(300, ""), 16}, // map and overflow names
+		{"payment", paymentBody, DefaultJSONLimits, 0},
+		{"object of 100 members", manyKeys(100, ""), DefaultJSONLimits, 0},
+		{"array of large objects", "[" + strings.Repeat(manyKeys(30, "")+",", 20) + "{}]", DefaultJSONLimits, 0},
+		{"depth 32", nested("[", "]", 32), DefaultJSONLimits, 0},
+		{"object of 300 members", manyKeys(300, ""), raisedKeys, 16}, // map and overflow names
 	}
 	for _, tt := range tests {
 		b := []byte(tt.body)
 		allocs := testing.AllocsPerRun(100, func() {
-			if err := CheckJSON(b, DefaultJSONLimits); err != nil {
+			if err := CheckJSON(b, tt.lim); err != nil {
 				t.Fatal(err)
 			}
 		})
@@ -324,7 +341,7 @@ func BenchmarkCheckJSONLargeObject(b *testing.B) {
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := CheckJSON(body, DefaultJSONLimits); err != nil {
+		if err := CheckJSON(body, raisedKeys); err != nil {
 			b.Fatal(err)
 		}
 	}
