@@ -107,6 +107,7 @@ func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.P
 var (
 	outcomeNotPSUAccount = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: it is not from an account you may pay from")
 	outcomeNoFunds       = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: there are not enough funds")
+	outcomeNoRate        = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: the bank does not exchange its currency into the account's")
 	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
@@ -128,6 +129,8 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 		return outcomeViewOnly
 	case errors.Is(err, errNoFunds):
 		return outcomeNoFunds
+	case errors.Is(err, errNoRate):
+		return outcomeNoRate
 	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
 		return outcomeNotAwaiting
 	}
@@ -170,6 +173,12 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 	if err != nil || !s.mayDebit(ctx, f, debtor) {
 		return errNotPSUAccount
 	}
+	// A currency the bank does not exchange into the account's can never
+	// be executed: refuse it now. A rate source that is down only delays
+	// execution.
+	if _, err := s.quotesFor(ctx, s.cfg.Store, debtor, in, s.bankToday()); errors.Is(err, errNoRate) {
+		return err
+	}
 	p.CustomerID, p.DebtorAccountID = f.CustomerID, debtor.ID
 	to := StatusAccepted
 	if p.ExecutionDate > s.bankToday() {
@@ -180,6 +189,11 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 	}
 	if p.Product == InstantProduct && p.Status == StatusAccepted {
 		_, err := s.execute(ctx, p, true)
+		if errors.Is(err, errExchange) {
+			// Authorised; the next batch run executes it.
+			s.log.Error("instant payment not executed: no exchange rate", slog.String("payment", p.ID), slog.Any("error", err))
+			return nil
+		}
 		return err
 	}
 	return nil

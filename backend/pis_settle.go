@@ -4,24 +4,43 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"time"
 
+	"github.com/obgw/obgw/backend/fx"
+	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
 
 // execute books a due payment in one transaction: it checks the debtor's
-// funds (expected balance plus credit line), debits the debtor, credits a
-// creditor that is one of the bank's own accounts, moves both balances and
-// sets the status. Without funds an instant payment is rejected (RJCT) and
-// a batch payment waits for funds (ACCP); fundsAvailable says which. It
-// reports whether the payment settled.
+// funds (expected balance plus credit line) in the account's currency,
+// debits the debtor, credits a creditor that is one of the bank's own
+// accounts, moves both balances and sets the status. Amounts in another
+// currency than an account's are converted first (fx.go). Without funds an
+// instant payment is rejected (RJCT) and a batch payment waits for funds
+// (ACCP); fundsAvailable says which. It reports whether the payment
+// settled.
 func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (bool, error) {
+	day := s.bankToday()
+	in, err := instructionOf(p)
+	if err != nil {
+		s.log.Error("payment unreadable", slog.Any("error", err))
+		return false, errPaymentState
+	}
+	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
+	if err != nil {
+		return false, err
+	}
+	rates, err := s.quotesFor(ctx, s.cfg.Store, debtor, in, day)
+	if err != nil {
+		return false, err
+	}
 	settled := false
-	err := s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
 		cur, err := tx.GetPayment(ctx, p.ID)
 		if err != nil {
 			return err
@@ -29,11 +48,6 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		from := cur.Status
 		if from != StatusAccepted && from != StatusPending && from != StatusAcceptedCustomerProfile {
 			return nil // another run or a cancellation got there first
-		}
-		in, err := instructionOf(cur)
-		if err != nil {
-			s.log.Error("payment unreadable", slog.Any("error", err))
-			return errPaymentState
 		}
 		// Lock the debtor and every own creditor account before reading
 		// balances: concurrent runs neither overdraw nor lose a booking.
@@ -58,11 +72,42 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		if err != nil {
 			return err
 		}
+		var debits []store.Transaction
+		var total int64 // the debit, in the debtor account's currency
+		credits := map[string][]store.Transaction{}
+		creditAccounts := map[string]*store.Account{}
+		for i := range in.Creditor {
+			c := &in.Creditor[i]
+			amount, q, err := rates.convert(c.InstructedAmount, debtor.Currency)
+			if err != nil {
+				return err
+			}
+			if total += amount; total < 0 {
+				return fmt.Errorf("%w: the payment's sum is out of range", errExchange)
+			}
+			d := bookedDetails(map[string]any{"creditorName": c.CreditorName,
+				"creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN}}, c, -1, q)
+			debits = append(debits, store.Transaction{Booked: true, Amount: -amount, Currency: debtor.Currency,
+				BookingDate: day, ValueDate: day, Details: d})
+			own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN)
+			if err != nil {
+				continue // another bank's account: debited only
+			}
+			amount, q, err = rates.convert(c.InstructedAmount, own.Currency)
+			if err != nil {
+				return err
+			}
+			cd := bookedDetails(map[string]any{"debtorName": debtor.Name,
+				"debtorAccount": accountReference{IBAN: debtor.IBAN, BBAN: debtor.BBAN}}, c, 1, q)
+			credits[own.ID] = append(credits[own.ID], store.Transaction{Booked: true, Amount: amount,
+				Currency: own.Currency, BookingDate: day, ValueDate: day, Details: cd})
+			creditAccounts[own.ID] = own
+		}
 		bs, err := tx.ListBalances(ctx, debtor.ID)
 		if err != nil {
 			return err
 		}
-		if available(bs)+debtor.CreditLimit < cur.Amount {
+		if available(bs)+debtor.CreditLimit < total {
 			cur.FundsAvailable = "false"
 			to := StatusAcceptedCustomerProfile
 			if instant {
@@ -72,31 +117,6 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				return nil
 			}
 			return movePayment(ctx, tx, cur, to)
-		}
-		day := s.bankToday()
-		var debits []store.Transaction
-		credits := map[string][]store.Transaction{}
-		creditAccounts := map[string]*store.Account{}
-		for i := range in.Creditor {
-			c := &in.Creditor[i]
-			text := remittance(c)
-			d, _ := json.Marshal(map[string]any{
-				"creditorName": c.CreditorName, "creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN},
-				"remittanceInformationUnstructured": text, "remittanceInformationUnstructuredArray": []string{text},
-				"endToEndIdentification": c.EndToEndIdentification,
-			})
-			debits = append(debits, store.Transaction{Booked: true, Amount: -c.InstructedAmount.Minor, Currency: c.InstructedAmount.Currency,
-				BookingDate: day, ValueDate: day, Details: d})
-			if own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil && own.Currency == c.InstructedAmount.Currency {
-				cd, _ := json.Marshal(map[string]any{
-					"debtorName": debtor.Name, "debtorAccount": accountReference{IBAN: debtor.IBAN, BBAN: debtor.BBAN},
-					"remittanceInformationUnstructured": text, "remittanceInformationUnstructuredArray": []string{text},
-					"endToEndIdentification": c.EndToEndIdentification,
-				})
-				credits[own.ID] = append(credits[own.ID], store.Transaction{Booked: true, Amount: c.InstructedAmount.Minor,
-					Currency: c.InstructedAmount.Currency, BookingDate: day, ValueDate: day, Details: cd})
-				creditAccounts[own.ID] = own
-			}
 		}
 		if !instant {
 			if err := movePayment(ctx, tx, cur, StatusSettlementInProcess); err != nil {
@@ -133,6 +153,27 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 	return settled, err
 }
 
+// bookedDetails is what a payment's booked transaction serves besides its
+// id, dates and amount: the counterparty (party), the remittance, the
+// endToEndIdentification when the TPP sent one, and, when the payment was
+// converted at q, the instructed amount as originalAmount (signed as the
+// booking: sign -1 for a debit) and the rate as currencyExchange (Berlin
+// Group v1.3 Transactions: an array of reportExchangeRate).
+func bookedDetails(party map[string]any, c *payments.Payment, sign int64, q *fx.Quote) json.RawMessage {
+	text := remittance(c)
+	party["remittanceInformationUnstructured"] = text
+	party["remittanceInformationUnstructuredArray"] = []string{text}
+	if c.EndToEndIdentification != "" {
+		party["endToEndIdentification"] = c.EndToEndIdentification
+	}
+	if q != nil {
+		party["originalAmount"] = amountOf(sign*c.InstructedAmount.Minor, c.InstructedAmount.Currency)
+		party["currencyExchange"] = []fx.Quote{*q}
+	}
+	d, _ := json.Marshal(party)
+	return d
+}
+
 // available is the balance funds are checked against: expected if the
 // account has one, else closingBooked, else interimAvailable.
 func available(bs []store.Balance) int64 {
@@ -147,7 +188,8 @@ func available(bs []store.Balance) int64 {
 }
 
 // BatchRun executes every payment due today (all but periodic ones) and
-// returns how many settled and how many lacked funds. Several backend
+// returns how many settled and how many lacked funds (a payment whose
+// currency cannot be converted now is logged and left for the next run). Several backend
 // instances may run it at once: each payment is taken by one.
 func (s *Server) BatchRun(ctx context.Context) (settled, noFunds int, err error) {
 	due, err := s.cfg.Store.ListPaymentsDue(ctx, s.bankToday())
@@ -156,6 +198,11 @@ func (s *Server) BatchRun(ctx context.Context) (settled, noFunds int, err error)
 	}
 	for i := range due {
 		ok, err := s.execute(ctx, &due[i], false)
+		if errors.Is(err, errExchange) || errors.Is(err, errNoRate) {
+			// This payment waits for the rate source; the others go on.
+			s.log.Error("payment not executed: no exchange rate", slog.String("payment", due[i].ID), slog.Any("error", err))
+			continue
+		}
 		if err != nil {
 			return settled, noFunds, err
 		}

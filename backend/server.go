@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -38,6 +39,11 @@ type Config struct {
 	// Logger receives what the TPP's answer cannot say (a store failure's
 	// cause); nil discards it.
 	Logger *slog.Logger
+	// Rates quotes the exchange rates at which payments in another
+	// currency than an account's are converted (fx.go); nil means the
+	// fixed fx.Sandbox table in a sandbox and fx.None (no conversion:
+	// such payments are rejected at SCA) elsewhere.
+	Rates fx.Source
 }
 
 // Server is the backend's HTTP handler.
@@ -54,6 +60,12 @@ func New(cfg Config) *Server {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Rates == nil {
+		cfg.Rates = fx.None{}
+		if cfg.Sandbox {
+			cfg.Rates = fx.Sandbox{}
+		}
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger}
 	s.routes()

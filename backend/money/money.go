@@ -2,6 +2,7 @@ package money
 
 import (
 	"errors"
+	"math/big"
 	"strconv"
 	"strings"
 )
@@ -94,4 +95,59 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// Convert converts minor units of currency from into minor units of
+// currency to at rate, the amount of to that one unit of from buys (a
+// plain positive decimal such as "0.0712"): minor × rate, scaled from
+// from's minor unit to to's, rounded half away from zero to to's minor
+// unit (commercial rounding: 0.5 of a minor unit and more goes up in
+// magnitude, less goes down, for debits and credits alike, so neither the
+// bank nor the customer gains on average). Exact: no floats. A malformed
+// rate or a result past int64 is ErrInvalid.
+func Convert(minor int64, from, to, rate string) (int64, error) {
+	r, ok := parseRate(rate)
+	if !ok {
+		return 0, ErrInvalid
+	}
+	x := new(big.Rat).Mul(new(big.Rat).SetInt64(minor), r)
+	if d := Exponent(to) - Exponent(from); d > 0 {
+		x.Mul(x, new(big.Rat).SetInt(pow10(d)))
+	} else if d < 0 {
+		x.Quo(x, new(big.Rat).SetInt(pow10(-d)))
+	}
+	return roundHalfAway(x)
+}
+
+// parseRate reads a positive plain decimal ("1", "0.0712", "14.04494382").
+func parseRate(s string) (*big.Rat, bool) {
+	whole, frac, hasDot := strings.Cut(s, ".")
+	if whole == "" || (hasDot && frac == "") || !allDigits(whole) || !allDigits(frac) || len(s) > 40 {
+		return nil, false
+	}
+	r, ok := new(big.Rat).SetString(s)
+	if !ok || r.Sign() <= 0 {
+		return nil, false
+	}
+	return r, true
+}
+
+// roundHalfAway rounds x to an integer, half away from zero.
+func roundHalfAway(x *big.Rat) (int64, error) {
+	num, den := new(big.Int).Abs(x.Num()), x.Denom()
+	q, rem := new(big.Int).QuoRem(num, den, new(big.Int))
+	if rem.Lsh(rem, 1).Cmp(den) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if x.Sign() < 0 {
+		q.Neg(q)
+	}
+	if !q.IsInt64() {
+		return 0, ErrInvalid
+	}
+	return q.Int64(), nil
+}
+
+func pow10(n int) *big.Int {
+	return new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(n)), nil)
 }

@@ -68,3 +68,40 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// TestConvertRoundsHalfAwayFromZero: amounts convert exactly at the rate,
+// between currencies of 0, 2 and 3 decimals, rounding half away from zero
+// to the target's minor unit.
+func TestConvertRoundsHalfAwayFromZero(t *testing.T) {
+	for _, tc := range []struct {
+		minor    int64
+		from, to string
+		rate     string
+		want     int64
+		ok       bool
+	}{
+		{5000, "JPY", "NOK", "0.0712", 35600, true},      // JPY 5000 = NOK 356.00
+		{-5000, "JPY", "NOK", "0.0712", -35600, true},    // signs kept
+		{100000, "NOK", "EUR", "0.08510638", 8511, true}, // NOK 1000.00 = EUR 85.10638: 85.11
+		{1, "NOK", "JPY", "14.04494382", 0, true},        // NOK 0.01 = JPY 0.14: 0
+		{4, "NOK", "JPY", "14.04494382", 1, true},        // NOK 0.04 = JPY 0.56: 1
+		{-4, "NOK", "JPY", "14.04494382", -1, true},      // half away from zero, both signs
+		{1000, "BHD", "NOK", "28.8", 2880, true},         // BHD 1.000 = NOK 28.80
+		{1, "NOK", "BHD", "0.5", 5, true},                // NOK 0.01 = BHD 0.005
+		{5, "NOK", "EUR", "0.1", 1, true},                // NOK 0.05 = EUR 0.005: exactly half, up
+		{-5, "NOK", "EUR", "0.1", -1, true},
+		{15, "NOK", "EUR", "0.1", 2, true}, // 0.015 up to 0.02
+		{14, "NOK", "EUR", "0.1", 1, true},
+		{math.MaxInt64, "NOK", "JPY", "2000", 0, false}, // past int64
+		{1, "NOK", "EUR", "0", 0, false},
+		{1, "NOK", "EUR", "-1", 0, false},
+		{1, "NOK", "EUR", "1e3", 0, false},
+		{1, "NOK", "EUR", "1/3", 0, false},
+		{1, "NOK", "EUR", ".5", 0, false},
+	} {
+		got, err := Convert(tc.minor, tc.from, tc.to, tc.rate)
+		if (err == nil) != tc.ok || got != tc.want {
+			t.Errorf("Convert(%d %s -> %s at %s) = %d, %v; want %d", tc.minor, tc.from, tc.to, tc.rate, got, err, tc.want)
+		}
+	}
+}
