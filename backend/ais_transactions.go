@@ -135,6 +135,12 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
+		// "All pending transactions are always returned, and dateFrom,
+		// dateTo and limit do not filter them (sandbox and card accounts
+		// are unaffected)": card accounts date and page their pending
+		// items like booked ones. obgw's sandbox behaves as production
+		// does, so that TPPs test what they will meet.
+		tq.filter.PendingFiltered = kind == store.KindCardAccount
 		if !a.psuPresent {
 			// Without the PSU, history is limited to 90 days.
 			floor := s.cfg.Now().Add(-HistoryWithoutPSU).UTC().Format(time.DateOnly)

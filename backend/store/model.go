@@ -112,6 +112,10 @@ type TransactionFilter struct {
 	DateFrom, DateTo string
 	// Limit and Offset page the booked list (0 Limit: no limit).
 	Limit, Offset int
+	// PendingFiltered applies DateFrom, DateTo, Limit and Offset to the
+	// pending list as well (card accounts); otherwise every pending
+	// transaction is returned.
+	PendingFiltered bool
 }
 
 // Engagement gives a PSU rights on an account under an agreement.

@@ -106,12 +106,23 @@ const (
 		FROM transactions
 		WHERE account_id = $1 AND booked = FALSE
 		ORDER BY booking_date DESC, created_at DESC, id`
+	// listPendingFiltered pages the pending transactions by date, as
+	// listBooked does the booked ones. A pending item's date is its
+	// booking date, else its value date; one with neither is current and
+	// passes any date bounds.
+	listPendingFiltered = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+		FROM transactions
+		WHERE account_id = $1 AND booked = FALSE
+			AND ($2 = '' OR COALESCE(NULLIF(booking_date, ''), value_date) = '' OR COALESCE(NULLIF(booking_date, ''), value_date) >= $2)
+			AND ($3 = '' OR COALESCE(NULLIF(booking_date, ''), value_date) = '' OR COALESCE(NULLIF(booking_date, ''), value_date) <= $3)
+		ORDER BY booking_date DESC, created_at DESC, id
+		LIMIT $4 OFFSET $5`
 )
 
 // ListTransactions returns an account's transactions matching f: booked
 // ones (when f.Booked) by booking date newest first, then creation newest
-// first, then id; then every pending one (when f.Pending) in the same order,
-// never filtered by dates nor paged. bookedTotal is the number of booked
+// first, then id; then the pending ones (when f.Pending) in the same order:
+// every one, unless f.PendingFiltered dates and pages them as well. bookedTotal is the number of booked
 // transactions matching the dates before paging (0 when !f.Booked). An
 // unknown account is ErrNotFound.
 func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error) {
@@ -150,7 +161,17 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 		}
 	}
 	if f.Pending {
-		rows, err := s.q.QueryContext(ctx, listPending, accountID)
+		var rows *sql.Rows
+		var err error
+		if f.PendingFiltered {
+			limit := s.d.noLimit
+			if f.Limit > 0 {
+				limit = int64(f.Limit)
+			}
+			rows, err = s.q.QueryContext(ctx, listPendingFiltered, accountID, f.DateFrom, f.DateTo, limit, int64(f.Offset))
+		} else {
+			rows, err = s.q.QueryContext(ctx, listPending, accountID)
+		}
 		if err != nil {
 			return nil, 0, s.fail(op, err)
 		}

@@ -120,6 +120,14 @@ func TestListTransactions(t *testing.T) {
 			{"past the end, booked only", TransactionFilter{Booked: true, Offset: 5}, nil, 5},
 			{"paged within dates", TransactionFilter{Booked: true, DateFrom: "2025-01-10", Limit: 1, Offset: 1},
 				[]string{"b3"}, 4},
+			// Card accounts: pending items dated and paged too; an
+			// undated one passes date bounds.
+			{"pending filtered by dates", TransactionFilter{Pending: true, PendingFiltered: true, DateFrom: "2024-07-01"},
+				[]string{"p1"}, 0},
+			{"pending filtered, dateTo", TransactionFilter{Pending: true, PendingFiltered: true, DateTo: "2024-06-01"},
+				[]string{"p2", "p1"}, 0},
+			{"pending paged", TransactionFilter{Pending: true, PendingFiltered: true, Limit: 1}, []string{"p2"}, 0},
+			{"pending paged, second page", TransactionFilter{Pending: true, PendingFiltered: true, Limit: 1, Offset: 1}, []string{"p1"}, 0},
 		}
 		for _, tt := range tests {
 			got, total, err := s.ListTransactions(ctx, a.ID, tt.f)
