@@ -26,11 +26,15 @@ func (s *Server) routes() {
 	m := s.mux
 
 	// Account information (ais_*.go).
-	m.Handle("POST /v1/bank-offered-consents", ais(s.createConsent))
-	m.Handle("POST /v1/consents", ais(s.createConsent))
-	m.Handle("GET /v1/bank-offered-consents/{consentId}", ais(s.getConsent))
-	m.Handle("GET /v1/bank-offered-consents/{consentId}/status", ais(s.getConsentStatus))
-	m.Handle("DELETE /v1/bank-offered-consents/{consentId}", ais(s.deleteConsent))
+	// /v1/consents is the deprecated name of the same resource: POST
+	// ignores its body, and the consent it makes is read and deleted under
+	// either name.
+	for _, base := range []string{"/v1/bank-offered-consents", "/v1/consents"} {
+		m.Handle("POST "+base, ais(s.createConsent))
+		m.Handle("GET "+base+"/{consentId}", ais(s.getConsent))
+		m.Handle("GET "+base+"/{consentId}/status", ais(s.getConsentStatus))
+		m.Handle("DELETE "+base+"/{consentId}", ais(s.deleteConsent))
+	}
 	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
 		base := collection(k)
 		m.Handle("GET "+base, ais(s.listAccounts(k)))

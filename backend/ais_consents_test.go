@@ -1,0 +1,50 @@
+package backend
+
+import (
+	"context"
+	"testing"
+
+	"github.com/obgw/obgw/backend/sandbox"
+)
+
+// kariID is the store id of the sandbox PSU Kari.
+func kariID(t *testing.T, h *harness) string {
+	t.Helper()
+	c, err := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.ID
+}
+
+// TestConsentsAliases (issue 14, 13): the deprecated /v1/consents serves
+// the same consent as /v1/bank-offered-consents: read, status, delete.
+func TestConsentsAliases(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/consents", sid: "s1", body: `{"ignored":true}`})
+		id, _ := b["consentId"].(string)
+		if status != 201 || id == "" {
+			t.Fatalf("create: %d %v", status, b)
+		}
+		for _, path := range []string{"/v1/consents/" + id, "/v1/bank-offered-consents/" + id} {
+			if status, b, _ := h.call(tppCall{method: "GET", path: path}); status != 200 || b["consentStatus"] != "received" {
+				t.Fatalf("GET %s: %d %v", path, status, b)
+			}
+		}
+		if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/consents/" + id + "/status"}); status != 200 || b["consentStatus"] != "received" {
+			t.Fatalf("status: %d %v", status, b)
+		}
+		// A consent the PSU gave, deleted under the deprecated name.
+		h.consent("", "s2", sandbox.KariNumber, "", 1)
+		k, err := h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", kariID(t, h))
+		if err != nil || len(k) == 0 {
+			t.Fatalf("consents: %v %v", k, err)
+		}
+		if status, b, _ := h.call(tppCall{method: "DELETE", path: "/v1/consents/" + k[0].ID}); status != 204 {
+			t.Fatalf("delete: %d %v", status, b)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + k[0].ID + "/status"}); b["consentStatus"] != "terminatedByTpp" {
+			t.Fatalf("after delete: %v", b)
+		}
+	})
+}
