@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/obgw/obgw/jsonscan"
 )
 
 // Characters says where the characters that contract section 1 refuses
@@ -27,27 +29,31 @@ const (
 )
 
 // runeProblem returns why rune r (decoded from size bytes) may not appear
-// in a body, or "". The characters refused are those of contract section
-// 1: invalid UTF-8, C0 and C1 controls, DEL, the bidi controls
-// U+202A-U+202E and U+2066-U+2069, the noncharacters U+FFFE and U+FFFF, and
-// everything outside the Basic Multilingual Plane (emoji). Escaped controls
-// (\n, \t) are refused too: no field of these bodies is multi-line.
+// in a body, or "". The policy is jsonscan.Classify, the one statement of
+// contract section 1's: invalid UTF-8, C0 and C1 controls, DEL, the bidi
+// controls U+202A-U+202E and U+2066-U+2069, the noncharacters U+FFFE and
+// U+FFFF, and everything outside the Basic Multilingual Plane (emoji).
+// Escaped controls (\n, \t) are refused too: no field of these bodies is
+// multi-line.
 func runeProblem(r rune, size int) string {
-	switch {
-	case r == utf8.RuneError && size <= 1:
-		return "is not valid UTF-8; send UTF-8 text"
-	case r < 0x20 || r == 0x7f:
-		return "holds control character " + runeName(r) + "; remove it"
-	case r >= 0x80 && r <= 0x9f:
-		return "holds C1 control character " + runeName(r) + "; remove it"
-	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-		return "holds bidirectional control character " + runeName(r) + "; remove it"
-	case r == 0xfffe || r == 0xffff:
-		return "holds noncharacter " + runeName(r) + "; remove it"
-	case r > 0xffff:
-		return "holds a character outside the Basic Multilingual Plane (such as an emoji); remove it"
+	c := jsonscan.Classify(r)
+	if r == utf8.RuneError && size <= 1 {
+		c = jsonscan.InvalidUTF8
 	}
-	return ""
+	return classProblem(c, r)
+}
+
+// classProblem words the refusal of character r of class c, or "".
+func classProblem(c jsonscan.Class, r rune) string {
+	switch c {
+	case jsonscan.Allowed, jsonscan.Surrogate:
+		return ""
+	case jsonscan.InvalidUTF8:
+		return "is not valid UTF-8; send UTF-8 text"
+	case jsonscan.OutsideBMP:
+		return "holds a " + c.String() + "; remove it"
+	}
+	return "holds " + c.String() + " " + runeName(r) + "; remove it"
 }
 
 // textProblem returns why a string decoded with FlagCharacters may not be
@@ -58,18 +64,8 @@ func textProblem(s string, replaced bool) string {
 	if replaced {
 		return "is not valid UTF-8 (or holds a lone surrogate escape); send UTF-8 text"
 	}
-	for i := 0; i < len(s); {
-		if c := s[i]; c >= 0x20 && c < 0x7f {
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if p := runeProblem(r, size); p != "" {
-			return p
-		}
-		i += size
-	}
-	return ""
+	_, r, c := jsonscan.FindRefused(s, false)
+	return classProblem(c, r)
 }
 
 // lengthProblem returns a rule text when s has more than max characters.

@@ -2,26 +2,28 @@ package strictjson
 
 import (
 	"strconv"
-	"strings"
-	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
+
+	"github.com/obgw/obgw/jsonscan"
 )
 
-// Bounds of the decoder (contract section 1: nesting deeper than 32 and
-// numbers or strings past sane bounds are format errors). Strings are
-// bounded by the body size, which the caller bounds.
+// The decoder's bounds are contract section 1's, the one set that package
+// jsonscan fixes and gateway/hygiene enforces too (jsonscan's doc.go says
+// why each value): nesting 32 deep, 100 members per object, 65536 values,
+// strings of 4096 bytes, number literals of 32 characters.
 const (
-	maxDepth         = 32
-	maxObjectMembers = 100
-	maxNodes         = 1 << 16
-	maxNumberBytes   = 32
+	maxDepth         = jsonscan.MaxDepth
+	maxObjectMembers = jsonscan.MaxMembers
+	maxNodes         = jsonscan.MaxValues
+	maxStringBytes   = jsonscan.MaxStringBytes
+	maxNumberBytes   = jsonscan.MaxNumberBytes
 )
 
 // syntaxError is a body that is not JSON, that passes a decoder bound, or
 // (with RefuseCharacters) that holds a character a body may not hold.
-// segs holds the path from the innermost value outwards.
 type syntaxError struct {
-	segs   []pathSeg
+	path   string
 	offset int
 	msg    string
 	// char marks a refused character: msg is a rule about the string at
@@ -29,32 +31,12 @@ type syntaxError struct {
 	char bool
 }
 
-// pathSeg is one step of a JSON path: an array index, or a member name
-// when index is negative.
-type pathSeg struct {
-	index int
-	key   string
-}
-
 // fieldError turns a syntax error into the FieldError a caller reports.
 func (e *syntaxError) fieldError() FieldError {
-	var sb strings.Builder
-	sb.WriteByte('$')
-	for i := len(e.segs) - 1; i >= 0; i-- {
-		if sb.Len() > MaxPathBytes {
-			sb.WriteString("...")
-			break
-		}
-		if s := e.segs[i]; s.index >= 0 {
-			sb.WriteString(indexPath("", s.index))
-		} else {
-			sb.WriteString(keyPath("", s.key))
-		}
-	}
 	if e.char {
-		return FieldError{Path: sb.String(), Rule: e.msg}
+		return FieldError{Path: e.path, Rule: e.msg}
 	}
-	return FieldError{Path: sb.String(), Rule: "invalid JSON: " + e.msg + " at byte " + strconv.Itoa(e.offset)}
+	return FieldError{Path: e.path, Rule: "invalid JSON: " + e.msg + " at byte " + strconv.Itoa(e.offset)}
 }
 
 // decodeJSON decodes one JSON document into a new tree.
@@ -66,9 +48,19 @@ func decodeJSON(src string, chars Characters) (*tree, *syntaxError) {
 	return t, nil
 }
 
+// open is an object or array being decoded: its node, where its members
+// or elements start on the scratch stack, and the name of the member whose
+// value is being decoded.
+type open struct {
+	node        int32
+	mark        int
+	key         string
+	keyReplaced bool
+}
+
 // decode decodes one JSON document (RFC 8259; nothing but whitespace
 // after the value) into t, reusing its slices. A byte order mark is not
-// JSON and fails.
+// JSON and fails. The tokens are jsonscan's; this builds the tree.
 func (t *tree) decode(src string, chars Characters) *syntaxError {
 	// A body spends about 16 bytes per value (member name, quotes,
 	// punctuation), so this sizing seldom grows the slices.
@@ -77,16 +69,99 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 	t.members = grow(t.members[:0], est)
 	t.elems = t.elems[:0]
 	t.mstack, t.estack = t.mstack[:0], t.estack[:0]
-	d := decoder{s: src, t: t, refuse: chars == RefuseCharacters}
-	d.space()
-	if _, err := d.value(0); err != nil {
-		return err
+	refuse := chars == RefuseCharacters
+	policy := jsonscan.Permissive
+	if refuse {
+		policy = jsonscan.Refuse
 	}
-	d.space()
-	if d.i < len(d.s) {
-		return d.fail("unexpected " + d.describe() + " after the JSON value")
+	var s jsonscan.Scanner
+	// The scanner reads bytes; src is only read, so it is viewed as bytes
+	// in place rather than copied, and the strings kept are substrings of
+	// src.
+	s.Reset(unsafe.Slice(unsafe.StringData(src), len(src)), jsonscan.Contract, policy)
+	var stack [maxDepth]open
+	for {
+		k := s.Next()
+		var idx int32
+		switch k {
+		case jsonscan.Invalid:
+			return scanError(&s, src)
+		case jsonscan.End:
+			return nil
+		case jsonscan.ObjectStart, jsonscan.ArrayStart:
+			kind := KindObject
+			if k == jsonscan.ArrayStart {
+				kind = KindArray
+			}
+			t.nodes = append(t.nodes, Node{Kind: kind})
+			mark := len(t.mstack)
+			if kind == KindArray {
+				mark = len(t.estack)
+			}
+			stack[s.Depth()-1] = open{node: int32(len(t.nodes) - 1), mark: mark}
+			continue
+		case jsonscan.Name:
+			o := &stack[s.Depth()-1]
+			o.key, o.keyReplaced = t.text(src, s.Token(), refuse)
+			continue
+		case jsonscan.ObjectEnd:
+			o := &stack[s.Depth()]
+			n := &t.nodes[o.node]
+			n.first = int32(len(t.members))
+			n.count = int32(len(t.mstack) - o.mark)
+			t.members = append(t.members, t.mstack[o.mark:]...)
+			t.mstack = t.mstack[:o.mark]
+			idx = o.node
+		case jsonscan.ArrayEnd:
+			o := &stack[s.Depth()]
+			n := &t.nodes[o.node]
+			n.first = int32(len(t.elems))
+			n.count = int32(len(t.estack) - o.mark)
+			t.elems = append(t.elems, t.estack[o.mark:]...)
+			t.estack = t.estack[:o.mark]
+			idx = o.node
+		default:
+			tok := s.Token()
+			var n Node
+			switch k {
+			case jsonscan.String:
+				n.Kind = KindString
+				n.Text, n.Replaced = t.text(src, tok, refuse)
+			case jsonscan.Number:
+				n.Kind, n.Text = KindNumber, src[tok.Start:tok.End]
+			case jsonscan.True:
+				n.Kind, n.Bool = KindBool, true
+			case jsonscan.False:
+				n.Kind = KindBool
+			}
+			t.nodes = append(t.nodes, n)
+			idx = int32(len(t.nodes) - 1)
+		}
+		// A value is complete: it is the next member or element of its
+		// container.
+		if d := s.Depth(); d > 0 {
+			if o := &stack[d-1]; s.InObject() {
+				t.mstack = append(t.mstack, Member{Key: o.key, KeyReplaced: o.keyReplaced, Value: idx})
+			} else {
+				t.estack = append(t.estack, idx)
+			}
+		}
 	}
-	return nil
+}
+
+// text returns the decoded value of a string or member name token. A
+// string without escapes (and, with FlagCharacters, without invalid UTF-8)
+// is a substring of the source, with no copy. With FlagCharacters each
+// invalid byte and each lone surrogate becomes U+FFFD, as encoding/json
+// decodes them, and replaced says so; with RefuseCharacters the scanner
+// has refused them.
+func (t *tree) text(src string, tok *jsonscan.Token, refuse bool) (s string, replaced bool) {
+	raw := src[tok.Start+1 : tok.End-1]
+	if !tok.Escaped && (refuse || !tok.NonASCII || utf8.ValidString(raw)) {
+		return raw, false
+	}
+	t.scratch, replaced = jsonscan.Unescape(t.scratch[:0], unsafe.Slice(unsafe.StringData(raw), len(raw)))
+	return string(t.scratch), replaced
 }
 
 // grow returns s with room for n elements.
@@ -97,401 +172,90 @@ func grow[T any](s []T, n int) []T {
 	return make([]T, 0, n)
 }
 
-type decoder struct {
-	s string
-	i int
-	t *tree
-	// refuse fails on refused characters (RefuseCharacters) instead of
-	// decoding them as encoding/json does.
-	refuse bool
+// scanError words the scanner's error at the path of the value at fault
+// (the object or array at fault for a missing ',', ':' or name).
+func scanError(s *jsonscan.Scanner, src string) *syntaxError {
+	e := s.Err()
+	current, offset := !e.InName, e.Pos
+	var msg string
+	switch e.Code {
+	case jsonscan.ErrEOF:
+		msg = "unexpected end of body"
+	case jsonscan.ErrValue:
+		msg = "unexpected " + describe(src, e.Pos)
+	case jsonscan.ErrName:
+		current, msg = false, "expected a member name, got "+describe(src, e.Pos)
+	case jsonscan.ErrColon:
+		current, msg = false, "expected ':' after a member name, got "+describe(src, e.Pos)
+	case jsonscan.ErrObjectEnd:
+		current, msg = false, "expected ',' or '}' after an object member, got "+describe(src, e.Pos)
+	case jsonscan.ErrArrayEnd:
+		current, msg = false, "expected ',' or ']' after an array element, got "+describe(src, e.Pos)
+	case jsonscan.ErrTrailing:
+		msg = "unexpected " + describe(src, e.Pos) + " after the JSON value"
+	case jsonscan.ErrLeadingZero:
+		// The number is "0"; the digit after it is out of place.
+		current = false
+		switch {
+		case s.Depth() == 0:
+			msg = "unexpected " + describe(src, e.Pos) + " after the JSON value"
+		case s.InObject():
+			msg = "expected ',' or '}' after an object member, got " + describe(src, e.Pos)
+		default:
+			msg = "expected ',' or ']' after an array element, got " + describe(src, e.Pos)
+		}
+	case jsonscan.ErrNumberDigit:
+		msg = "expected a digit, got " + describe(src, e.Pos)
+	case jsonscan.ErrNumberFraction:
+		msg = "expected a digit after '.', got " + describe(src, e.Pos)
+	case jsonscan.ErrNumberExponent:
+		msg = "expected a digit in the exponent, got " + describe(src, e.Pos)
+	case jsonscan.ErrNumberLength:
+		msg, offset = "number longer than "+strconv.Itoa(maxNumberBytes)+" characters", e.Start
+	case jsonscan.ErrStringEOF:
+		msg, offset = "unterminated string", len(src)
+	case jsonscan.ErrEscape:
+		msg, offset = "invalid escape in a string", e.Pos+1
+	case jsonscan.ErrUEscape:
+		msg = "invalid \\u escape in a string"
+	case jsonscan.ErrRawControl:
+		msg = "unescaped control character " + runeName(e.Rune) + " in a string"
+	case jsonscan.ErrCharacter:
+		msg = runeProblem(e.Rune, 2)
+		switch e.Class {
+		case jsonscan.Surrogate:
+			msg = "holds a lone surrogate escape; send UTF-8 text"
+		case jsonscan.InvalidUTF8:
+			msg = runeProblem(utf8.RuneError, 1)
+		}
+		if e.InName {
+			msg = "has a member name that " + msg
+		}
+		return &syntaxError{path: string(s.AppendPath(nil, current, MaxPathBytes)), offset: offset, msg: msg, char: true}
+	case jsonscan.ErrDepth:
+		msg = "nesting deeper than " + strconv.Itoa(maxDepth)
+	case jsonscan.ErrMembers:
+		current, msg = false, "object with more than "+strconv.Itoa(maxObjectMembers)+" members"
+	case jsonscan.ErrValues:
+		msg = "body has more than " + strconv.Itoa(maxNodes) + " JSON values"
+	case jsonscan.ErrStringLength:
+		msg, offset = "string longer than "+strconv.Itoa(maxStringBytes)+" bytes", e.Start
+	default:
+		msg = "unexpected " + describe(src, e.Pos)
+	}
+	return &syntaxError{path: string(s.AppendPath(nil, current, MaxPathBytes)), offset: offset, msg: msg}
 }
 
-func (d *decoder) fail(msg string) *syntaxError {
-	return &syntaxError{offset: d.i, msg: msg}
-}
-
-// charFail reports a refused character of the string being decoded.
-func (d *decoder) charFail(msg string) *syntaxError {
-	return &syntaxError{offset: d.i, msg: msg, char: true}
-}
-
-// describe names the byte at the current offset for an error text without
-// echoing anything unprintable.
-func (d *decoder) describe() string {
-	if d.i >= len(d.s) {
+// describe names the byte at offset i for an error text without echoing
+// anything unprintable.
+func describe(src string, i int) string {
+	if i >= len(src) {
 		return "end of body"
 	}
-	c := d.s[d.i]
+	c := src[i]
 	if c >= 0x20 && c < 0x7f {
 		return "character '" + string(rune(c)) + "'"
 	}
-	r, _ := utf8.DecodeRuneInString(d.s[d.i:])
+	r, _ := utf8.DecodeRuneInString(src[i:])
 	return "character " + runeName(r)
-}
-
-func (d *decoder) space() {
-	for d.i < len(d.s) {
-		switch d.s[d.i] {
-		case ' ', '\t', '\n', '\r':
-			d.i++
-		default:
-			return
-		}
-	}
-}
-
-func (d *decoder) add(n Node) (int32, *syntaxError) {
-	if len(d.t.nodes) >= maxNodes {
-		return 0, d.fail("body has more than " + strconv.Itoa(maxNodes) + " JSON values")
-	}
-	d.t.nodes = append(d.t.nodes, n)
-	return int32(len(d.t.nodes) - 1), nil
-}
-
-// value decodes the value at the current offset at nesting depth (0 for
-// the top-level value).
-func (d *decoder) value(depth int) (int32, *syntaxError) {
-	if d.i >= len(d.s) {
-		return 0, d.fail("unexpected end of body")
-	}
-	switch c := d.s[d.i]; {
-	case c == '{':
-		return d.object(depth + 1)
-	case c == '[':
-		return d.array(depth + 1)
-	case c == '"':
-		s, replaced, err := d.str()
-		if err != nil {
-			return 0, err
-		}
-		return d.add(Node{Kind: KindString, Text: s, Replaced: replaced})
-	case c == 't':
-		return d.literal("true", Node{Kind: KindBool, Bool: true})
-	case c == 'f':
-		return d.literal("false", Node{Kind: KindBool})
-	case c == 'n':
-		return d.literal("null", Node{Kind: KindNull})
-	case c == '-' || c >= '0' && c <= '9':
-		return d.number()
-	}
-	return 0, d.fail("unexpected " + d.describe())
-}
-
-func (d *decoder) literal(lit string, n Node) (int32, *syntaxError) {
-	if !strings.HasPrefix(d.s[d.i:], lit) {
-		return 0, d.fail("unexpected " + d.describe())
-	}
-	d.i += len(lit)
-	return d.add(n)
-}
-
-// number checks the RFC 8259 number grammar and keeps the literal.
-func (d *decoder) number() (int32, *syntaxError) {
-	start := d.i
-	if d.s[d.i] == '-' {
-		d.i++
-	}
-	switch {
-	case d.i < len(d.s) && d.s[d.i] == '0':
-		d.i++
-	case d.i < len(d.s) && d.s[d.i] >= '1' && d.s[d.i] <= '9':
-		d.digits()
-	default:
-		return 0, d.fail("expected a digit, got " + d.describe())
-	}
-	if d.i < len(d.s) && d.s[d.i] == '.' {
-		d.i++
-		if d.digits() == 0 {
-			return 0, d.fail("expected a digit after '.', got " + d.describe())
-		}
-	}
-	if d.i < len(d.s) && (d.s[d.i] == 'e' || d.s[d.i] == 'E') {
-		d.i++
-		if d.i < len(d.s) && (d.s[d.i] == '+' || d.s[d.i] == '-') {
-			d.i++
-		}
-		if d.digits() == 0 {
-			return 0, d.fail("expected a digit in the exponent, got " + d.describe())
-		}
-	}
-	if d.i-start > maxNumberBytes {
-		d.i = start
-		return 0, d.fail("number longer than " + strconv.Itoa(maxNumberBytes) + " characters")
-	}
-	return d.add(Node{Kind: KindNumber, Text: d.s[start:d.i]})
-}
-
-func (d *decoder) digits() int {
-	start := d.i
-	for d.i < len(d.s) && d.s[d.i] >= '0' && d.s[d.i] <= '9' {
-		d.i++
-	}
-	return d.i - start
-}
-
-// str decodes the string starting at the opening quote. A string without
-// escapes (and, with FlagCharacters, without invalid UTF-8) is returned as
-// a substring of the source, with no copy. replaced tells that invalid
-// UTF-8 or a lone surrogate was replaced by U+FFFD (FlagCharacters only).
-func (d *decoder) str() (s string, replaced bool, err *syntaxError) {
-	d.i++ // opening quote
-	start := d.i
-	ascii := true
-	for d.i < len(d.s) {
-		c := d.s[d.i]
-		if c >= 0x20 && c < 0x7f && c != '"' && c != '\\' {
-			d.i++ // the common case, first
-			continue
-		}
-		switch {
-		case c == '"':
-			s = d.s[start:d.i]
-			if !ascii && !d.refuse && !utf8.ValidString(s) {
-				d.i = start
-				return d.strSlow()
-			}
-			d.i++
-			return s, false, nil
-		case c == '\\':
-			d.i = start
-			return d.strSlow()
-		case c < 0x20:
-			return "", false, d.fail("unescaped control character " + runeName(rune(c)) + " in a string")
-		case !d.refuse:
-			ascii = false // checked once, at the closing quote
-		case c == 0x7f:
-			return "", false, d.charFail(runeProblem(rune(c), 1))
-		default:
-			r, size := utf8.DecodeRuneInString(d.s[d.i:])
-			if p := runeProblem(r, size); p != "" {
-				return "", false, d.charFail(p)
-			}
-			d.i += size
-			continue
-		}
-		d.i++
-	}
-	return "", false, d.fail("unterminated string")
-}
-
-// strSlow decodes a string with escapes or (with FlagCharacters) invalid
-// UTF-8. With FlagCharacters each invalid byte and each lone surrogate
-// becomes U+FFFD, as encoding/json decodes them; with RefuseCharacters
-// they fail, and so does every other refused character, escaped or not.
-func (d *decoder) strSlow() (string, bool, *syntaxError) {
-	var b strings.Builder
-	replaced := false
-	for d.i < len(d.s) {
-		c := d.s[d.i]
-		switch {
-		case c == '"':
-			d.i++
-			return b.String(), replaced, nil
-		case c < 0x20:
-			return "", false, d.fail("unescaped control character " + runeName(rune(c)) + " in a string")
-		case c == '\\':
-			if d.i+1 >= len(d.s) {
-				d.i++
-				return "", false, d.fail("unterminated string")
-			}
-			var r rune
-			switch e := d.s[d.i+1]; e {
-			case '"', '\\', '/':
-				b.WriteByte(e)
-				d.i += 2
-				continue
-			case 'b':
-				r = '\b'
-			case 'f':
-				r = '\f'
-			case 'n':
-				r = '\n'
-			case 'r':
-				r = '\r'
-			case 't':
-				r = '\t'
-			case 'u':
-				var ok bool
-				if r, ok = hex4(d.s, d.i+2); !ok {
-					return "", false, d.fail("invalid \\u escape in a string")
-				}
-				if utf16.IsSurrogate(r) {
-					// hex4 succeeding at d.i+8 puts d.i+7 within the source.
-					r2, ok2 := hex4(d.s, d.i+8)
-					pair := ok2 && d.s[d.i+6] == '\\' && d.s[d.i+7] == 'u'
-					if pair {
-						if dec := utf16.DecodeRune(r, r2); dec != utf8.RuneError {
-							r = dec
-							d.i += 6
-						} else {
-							pair = false
-						}
-					}
-					if !pair {
-						if d.refuse {
-							return "", false, d.charFail("holds a lone surrogate escape; send UTF-8 text")
-						}
-						// The escape that follows, if any, is decoded
-						// on its own.
-						r, replaced = utf8.RuneError, true
-					}
-				}
-				d.i += 4
-			default:
-				d.i++
-				return "", false, d.fail("invalid escape in a string")
-			}
-			if d.refuse {
-				if p := runeProblem(r, 2); p != "" {
-					return "", false, d.charFail(p)
-				}
-			}
-			b.WriteRune(r)
-			d.i += 2
-		case c < utf8.RuneSelf:
-			if c == 0x7f && d.refuse {
-				return "", false, d.charFail(runeProblem(rune(c), 1))
-			}
-			b.WriteByte(c)
-			d.i++
-		default:
-			r, size := utf8.DecodeRuneInString(d.s[d.i:])
-			if d.refuse {
-				if p := runeProblem(r, size); p != "" {
-					return "", false, d.charFail(p)
-				}
-			} else if r == utf8.RuneError && size == 1 {
-				replaced = true
-			}
-			b.WriteRune(r)
-			d.i += size
-		}
-	}
-	return "", false, d.fail("unterminated string")
-}
-
-// hex4 reads four hex digits at s[i:].
-func hex4(s string, i int) (rune, bool) {
-	if i < 0 || i+4 > len(s) {
-		return 0, false
-	}
-	var r rune
-	for j := i; j < i+4; j++ {
-		c := s[j]
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c = c - 'a' + 10
-		case c >= 'A' && c <= 'F':
-			c = c - 'A' + 10
-		default:
-			return 0, false
-		}
-		r = r<<4 | rune(c)
-	}
-	return r, true
-}
-
-func (d *decoder) object(depth int) (int32, *syntaxError) {
-	if depth > maxDepth {
-		return 0, d.fail("nesting deeper than " + strconv.Itoa(maxDepth))
-	}
-	idx, err := d.add(Node{Kind: KindObject})
-	if err != nil {
-		return 0, err
-	}
-	t := d.t
-	mark := len(t.mstack)
-	d.i++ // '{'
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == '}' {
-		d.i++
-		return idx, nil
-	}
-	for {
-		if d.i >= len(d.s) || d.s[d.i] != '"' {
-			return 0, d.fail("expected a member name, got " + d.describe())
-		}
-		key, keyReplaced, err := d.str()
-		if err != nil {
-			if err.char {
-				err.msg = "has a member name that " + err.msg
-			}
-			return 0, err
-		}
-		if len(t.mstack)-mark >= maxObjectMembers {
-			return 0, d.fail("object with more than " + strconv.Itoa(maxObjectMembers) + " members")
-		}
-		d.space()
-		if d.i >= len(d.s) || d.s[d.i] != ':' {
-			return 0, d.fail("expected ':' after a member name, got " + d.describe())
-		}
-		d.i++
-		d.space()
-		v, err := d.value(depth)
-		if err != nil {
-			err.segs = append(err.segs, pathSeg{index: -1, key: key})
-			return 0, err
-		}
-		t.mstack = append(t.mstack, Member{Key: key, KeyReplaced: keyReplaced, Value: v})
-		d.space()
-		if d.i < len(d.s) && d.s[d.i] == ',' {
-			d.i++
-			d.space()
-			continue
-		}
-		if d.i < len(d.s) && d.s[d.i] == '}' {
-			d.i++
-			break
-		}
-		return 0, d.fail("expected ',' or '}' after an object member, got " + d.describe())
-	}
-	t.nodes[idx].first = int32(len(t.members))
-	t.nodes[idx].count = int32(len(t.mstack) - mark)
-	t.members = append(t.members, t.mstack[mark:]...)
-	t.mstack = t.mstack[:mark]
-	return idx, nil
-}
-
-func (d *decoder) array(depth int) (int32, *syntaxError) {
-	if depth > maxDepth {
-		return 0, d.fail("nesting deeper than " + strconv.Itoa(maxDepth))
-	}
-	idx, err := d.add(Node{Kind: KindArray})
-	if err != nil {
-		return 0, err
-	}
-	t := d.t
-	mark := len(t.estack)
-	d.i++ // '['
-	d.space()
-	if d.i < len(d.s) && d.s[d.i] == ']' {
-		d.i++
-		return idx, nil
-	}
-	for {
-		v, err := d.value(depth)
-		if err != nil {
-			err.segs = append(err.segs, pathSeg{index: len(t.estack) - mark})
-			return 0, err
-		}
-		t.estack = append(t.estack, v)
-		d.space()
-		if d.i < len(d.s) && d.s[d.i] == ',' {
-			d.i++
-			d.space()
-			continue
-		}
-		if d.i < len(d.s) && d.s[d.i] == ']' {
-			d.i++
-			break
-		}
-		return 0, d.fail("expected ',' or ']' after an array element, got " + d.describe())
-	}
-	t.nodes[idx].first = int32(len(t.elems))
-	t.nodes[idx].count = int32(len(t.estack) - mark)
-	t.elems = append(t.elems, t.estack[mark:]...)
-	t.estack = t.estack[:mark]
-	return idx, nil
 }

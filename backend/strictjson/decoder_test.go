@@ -38,7 +38,7 @@ func (t *tree) toAny(i int32) any {
 }
 
 // boundErrors are the decoder's own limits, which encoding/json lacks.
-var boundErrors = []string{"nesting deeper than", "more than 100 members", "JSON values", "number longer than"}
+var boundErrors = []string{"nesting deeper than", "more than 100 members", "JSON values", "number longer than", "string longer than"}
 
 // cleanText reports whether s holds no character runeProblem refuses.
 func cleanText(s string) bool {
@@ -257,6 +257,10 @@ func TestDecodeJSONBounds(t *testing.T) {
 		{"101 members", "{" + strings.Repeat(`"a":1,`, 100) + `"b":1}`, "more than 100 members"},
 		{"number of 32", strings.Repeat("1", 32), ""},
 		{"number of 33", strings.Repeat("1", 33), "number longer than 32"},
+		{"string of 4096 bytes", `"` + strings.Repeat("a", 4096) + `"`, ""},
+		{"string of 4097 bytes", `"` + strings.Repeat("a", 4097) + `"`, "string longer than 4096 bytes"},
+		{"escaped string of 4097 bytes", `"` + strings.Repeat(`\u00e6`, 2048) + `x"`, "string longer than 4096 bytes"},
+		{"member name of 4097 bytes", `{"` + strings.Repeat("a", 4097) + `":1}`, "string longer than 4096 bytes"},
 		{"65536 values", "[" + strings.Repeat("0,", 65534) + "0]", ""},
 		{"65537 values", "[" + strings.Repeat("0,", 65535) + "0]", "more than 65536 JSON values"},
 	}

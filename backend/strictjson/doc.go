@@ -9,18 +9,20 @@
 // number literals (1e3 and 1000, or "12" and 12, must not look alike),
 // every member of an object in body order with duplicates (duplicates are
 // refused, and of two exclusive fields the second can be named), and a
-// path for syntax errors. It follows RFC 8259 (a byte order mark is not
-// JSON) within bounds that contract section 1 asks for: nesting 32 deep,
-// 100 members per object, 65536 values, number literals of 32 characters.
-// A body is decoded into flat slices, with strings without escapes kept
-// as substrings of the body, so decoding costs a handful of allocations
-// whatever the size of the body.
+// path for syntax errors. It builds its tree from the tokens of
+// jsonscan.Scanner, the one JSON scanner of obgw (RFC 8259: a byte order
+// mark is not JSON), within the one set of bounds of contract section 1
+// that jsonscan fixes and the gateway's hygiene check enforces too:
+// nesting 32 deep, 100 members per object, 65536 values, strings of 4096
+// bytes, number literals of 32 characters. A body is decoded into flat
+// slices, with strings without escapes kept as substrings of the body, so
+// decoding costs a handful of allocations whatever the size of the body.
 //
-// Characters (contract section 1): invalid UTF-8, lone surrogate escapes,
-// C0 and C1 controls and DEL (escaped ones too: no field of these bodies
-// is multi-line), the bidi controls U+202A-U+202E and U+2066-U+2069, the
-// noncharacters U+FFFE and U+FFFF and everything outside the Basic
-// Multilingual Plane (emoji) are refused. The caller chooses where:
+// Characters (contract section 1; the policy is jsonscan's): invalid
+// UTF-8, lone surrogate escapes, C0 and C1 controls and DEL (escaped ones
+// too: no field of these bodies is multi-line), the bidi controls
+// U+202A-U+202E and U+2066-U+2069, the noncharacters U+FFFE and U+FFFF and
+// everything outside the Basic Multilingual Plane (emoji) are refused. The caller chooses where:
 // RefuseCharacters fails the decoding at the path of the first string
 // holding one, anywhere in the body; FlagCharacters decodes strings as
 // encoding/json does and lets the text getters refuse them at the path of

@@ -76,6 +76,9 @@ type tree struct {
 	// every object's members are contiguous.
 	mstack []Member
 	estack []int32
+	// scratch is where escaped strings are unescaped before they are
+	// copied out as Go strings.
+	scratch []byte
 }
 
 // root is the index of the top-level value of a body.
