@@ -5,9 +5,11 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -155,8 +157,9 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 }
 
 // authorisePayment completes SCA for one payment: the debtor account must
-// be the PSU's; the payment becomes ACTC (or PDNG for a future date), and
-// an instant payment between own accounts settles at once.
+// be the PSU's; the payment becomes ACTC (or PDNG for a future date, or
+// HOLD in the sandbox's HOLD scenario), and an instant payment between own
+// accounts settles at once.
 func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *store.Payment) error {
 	if p.Status != StatusReceived {
 		return errPaymentState
@@ -180,9 +183,9 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		return err
 	}
 	p.CustomerID, p.DebtorAccountID = f.CustomerID, debtor.ID
-	to := StatusAccepted
-	if p.ExecutionDate > s.bankToday() {
-		to = StatusPending
+	to := s.dueStatus(p)
+	if s.cfg.Sandbox && heldScenario(in) {
+		to = StatusHold
 	}
 	if err := movePayment(ctx, s.cfg.Store, p, to); err != nil {
 		return err
@@ -197,6 +200,26 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		return err
 	}
 	return nil
+}
+
+// dueStatus is the status of an authorised payment that is free to
+// execute: ACTC when due, PDNG before its execution date.
+func (s *Server) dueStatus(p *store.Payment) string {
+	if p.ExecutionDate > s.bankToday() {
+		return StatusPending
+	}
+	return StatusAccepted
+}
+
+// heldScenario reports whether the payment is the sandbox's HOLD scenario:
+// a creditor named sandbox.HoldCreditorName.
+func heldScenario(in instruction) bool {
+	for i := range in.Creditor {
+		if strings.EqualFold(in.Creditor[i].CreditorName, sandbox.HoldCreditorName) {
+			return true
+		}
+	}
+	return false
 }
 
 // mayDebit reports whether the flow's PSU may pay from account: its own

@@ -35,8 +35,12 @@ const (
 	// awaiting SCA, else once the PSU confirmed the TPP's cancellation
 	// (cancellation SCA flow, see cancellation.go).
 	StatusCancelled = "CANC"
-	// StatusHold: stopped or on hold by the bank (release 1.21.18); only
-	// the bank leaves it.
+	// StatusHold: stopped or on hold by the bank (release 1.21.18): at
+	// authorisation, or later while not yet executed; the bank releases it
+	// (ACTC, or PDNG before its date) or stops it (CANC). In the sandbox a
+	// creditor named sandbox.HoldCreditorName is held at authorisation,
+	// and POST /v1/sandbox/payments/{paymentId}/hold, /release and /stop
+	// are the bank's moves (sandbox_hold.go).
 	StatusHold = "HOLD"
 )
 
@@ -45,12 +49,12 @@ const (
 // from any later status it answers 202 and the payment moves only when
 // the PSU confirms the cancellation on the SCA page ("TPP DELETE + PSU").
 var paymentTransitions = map[string]map[string]string{
-	StatusReceived:                {StatusAccepted: "SCA completed, due", StatusPending: "SCA completed, future date", StatusRejected: "SCA failed or cancelled", StatusCancelled: "TPP DELETE"},
+	StatusReceived:                {StatusAccepted: "SCA completed, due", StatusPending: "SCA completed, future date", StatusRejected: "SCA failed or cancelled", StatusCancelled: "TPP DELETE", StatusHold: "SCA completed, held by the bank (sandbox: creditorName HOLD)"},
 	StatusAccepted:                {StatusSettlementInProcess: "batch run", StatusSettled: "instant, booked at once", StatusRejected: "instant, no funds", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusPending:                 {StatusSettlementInProcess: "batch run on the date", StatusAcceptedCustomerProfile: "batch run, no funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusAcceptedCustomerProfile: {StatusSettlementInProcess: "batch run with funds", StatusCancelled: "TPP DELETE + PSU", StatusHold: "bank"},
 	StatusSettlementInProcess:     {StatusSettled: "booked", StatusAcceptedCustomerProfile: "no funds at booking"},
-	StatusHold:                    {StatusAccepted: "bank releases", StatusCancelled: "bank stops, or TPP DELETE + PSU"},
+	StatusHold:                    {StatusAccepted: "bank releases, due", StatusPending: "bank releases, future date", StatusCancelled: "bank stops, or TPP DELETE + PSU"},
 }
 
 // canMove reports whether a payment may go from one status to another.
