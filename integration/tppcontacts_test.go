@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
+	"net/http"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -107,5 +109,42 @@ func TestTPPContactsThroughGateway(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestTPPContactsExport (issue 14, 12): the bank's operators list every
+// TPP's contacts on the admin endpoint and with obgw tpp-contacts export;
+// the public listener does not serve that list.
+func TestTPPContactsExport(t *testing.T) {
+	dir := t.TempDir()
+	g := startGateway(t, "Caddyfile", "OBGW_DATA_DIR="+dir)
+	body := []byte(`{"emailAddresses":["drift@tpp.example","noc@tpp.example"]}`)
+	req := newRequest(t, g, "PUT", "/v1/tpp-contacts", body)
+	req.Header.Del("TPP-Redirect-URI")
+	if err := signer(t, "tpp").Sign(req, body); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, client(nil), req); got.status != 200 {
+		t.Fatalf("PUT: %d %s", got.status, got.body)
+	}
+	resp, err := http.Get("http://" + g.admin + "/obgw/tpp-contacts?format=json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(admin), `"PSDNO-FSA-987654321"`) || !strings.Contains(string(admin), "noc@tpp.example") {
+		t.Fatalf("admin export: %d %s", resp.StatusCode, admin)
+	}
+	pub := newRequest(t, g, "GET", "/obgw/tpp-contacts", nil)
+	if got := send(t, client(nil), pub); got.status != 404 || strings.Contains(string(got.body), "drift@") {
+		t.Fatalf("the public listener answers the operators' list: %d %s", got.status, got.body)
+	}
+	out, err := exec.Command(binary, "tpp-contacts", "export", "--data-dir", dir, "--format", "csv").CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "PSDNO-FSA-987654321,drift@tpp.example;noc@tpp.example,") {
+		t.Fatalf("obgw tpp-contacts export: %v\n%s", err, out)
+	}
+	if out, err := exec.Command(binary, "tpp-contacts", "export", "--data-dir", t.TempDir()).CombinedOutput(); err == nil {
+		t.Fatalf("export from a directory without a database succeeded: %s", out)
 	}
 }

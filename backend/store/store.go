@@ -145,6 +145,9 @@ type Store interface {
 	// DeleteTPPContacts removes the contact addresses of tpp (ErrNotFound
 	// when there are none).
 	DeleteTPPContacts(ctx context.Context, tpp string) error
+	// ListTPPContacts returns every TPP's contact addresses, by TPP, for
+	// the bank's operators (never served to TPPs).
+	ListTPPContacts(ctx context.Context) ([]TPPContacts, error)
 
 	// Atomically runs fn against a view of the store inside one database
 	// transaction: everything fn writes lands together or not at all.

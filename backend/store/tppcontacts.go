@@ -80,3 +80,29 @@ func (s *sqlStore) DeleteTPPContacts(ctx context.Context, tpp string) error {
 	}
 	return nil
 }
+
+// ListTPPContacts returns every TPP's contact addresses, ordered by TPP.
+func (s *sqlStore) ListTPPContacts(ctx context.Context) ([]TPPContacts, error) {
+	const op = "list tpp contacts"
+	rows, err := s.q.QueryContext(ctx, `SELECT tpp, email_addresses, updated_at FROM tpp_contacts ORDER BY tpp`)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	var out []TPPContacts
+	for rows.Next() {
+		var c TPPContacts
+		var list string
+		if err := rows.Scan(&c.TPP, &list, instantScan{&c.UpdatedAt}); err != nil {
+			return nil, s.fail(op, err)
+		}
+		if err := json.Unmarshal([]byte(list), &c.EmailAddresses); err != nil {
+			return nil, fmt.Errorf("store: %s: the stored addresses of %s are not a JSON array of strings", op, c.TPP)
+		}
+		out = append(out, c)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}

@@ -69,3 +69,23 @@ func TestTPPContacts(t *testing.T) {
 		}
 	})
 }
+
+// TestListTPPContacts: the operators' list holds every TPP's addresses, by
+// TPP, on either instance.
+func TestListTPPContacts(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s1, s2 := db.open(t), db.open(t)
+		if got, err := s1.ListTPPContacts(ctx); err != nil || len(got) != 0 {
+			t.Fatalf("ListTPPContacts before any: %v %v", got, err)
+		}
+		b := &TPPContacts{TPP: "PSDSE-FINA-222222", EmailAddresses: []string{"ops@b.example"}}
+		a := &TPPContacts{TPP: "PSDNO-FSA-111111111", EmailAddresses: []string{"drift@a.example", "noc@a.example"}}
+		wantErr(t, "PutTPPContacts b", s1.PutTPPContacts(ctx, b), nil)
+		wantErr(t, "PutTPPContacts a", s1.PutTPPContacts(ctx, a), nil)
+		got, err := s2.ListTPPContacts(ctx)
+		wantErr(t, "ListTPPContacts", err, nil)
+		if !reflect.DeepEqual(got, []TPPContacts{*a, *b}) {
+			t.Fatalf("ListTPPContacts = %+v, want a then b", got)
+		}
+	})
+}
