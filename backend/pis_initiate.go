@@ -169,6 +169,15 @@ func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppco
 	return nil
 }
 
+// feeInformationPostOnly answers the other methods on the fee-information
+// resource: 405 SERVICE_INVALID, as for any known path with another
+// method. Without it GET and DELETE would reach the instant product's
+// payment routes and look for a payment with the id "fee-information".
+func feeInformationPostOnly(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	w.Header().Set("Allow", http.MethodPost)
+	return bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on fee-information; POST the payment body to get its fee")
+}
+
 // remittance returns the payment's unstructured text, or its structured
 // references, for the booked transaction.
 func remittance(p *payments.Payment) string {

@@ -154,15 +154,17 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 }
 
 // bookedDetails is what a payment's booked transaction serves besides its
-// id, dates and amount: the counterparty (party), the remittance, the
-// endToEndIdentification when the TPP sent one, and, when the payment was
+// id, dates and amount: the counterparty (party), the remittance and the
+// endToEndIdentification when the TPP sent them (an empty member is left
+// out, not served as ""), and, when the payment was
 // converted at q, the instructed amount as originalAmount (signed as the
 // booking: sign -1 for a debit) and the rate as currencyExchange (Berlin
 // Group v1.3 Transactions: an array of reportExchangeRate).
 func bookedDetails(party map[string]any, c *payments.Payment, sign int64, q *fx.Quote) json.RawMessage {
-	text := remittance(c)
-	party["remittanceInformationUnstructured"] = text
-	party["remittanceInformationUnstructuredArray"] = []string{text}
+	if text := remittance(c); text != "" {
+		party["remittanceInformationUnstructured"] = text
+		party["remittanceInformationUnstructuredArray"] = []string{text}
+	}
 	if c.EndToEndIdentification != "" {
 		party["endToEndIdentification"] = c.EndToEndIdentification
 	}

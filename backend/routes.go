@@ -48,6 +48,8 @@ func (s *Server) routes() {
 	// Payment initiation (pis_*.go) and the PSU of a PISP (user.go).
 	m.Handle("GET /v1/user", pis(s.getUser))
 	m.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", pis(s.feeInformation))
+	m.Handle("GET /v1/payments/"+InstantProduct+"/fee-information", pis(feeInformationPostOnly))
+	m.Handle("DELETE /v1/payments/"+InstantProduct+"/fee-information", pis(feeInformationPostOnly))
 	for kind, base := range paymentBase {
 		m.Handle("POST "+base+"/{product}", pis(s.createPayment(kind)))
 		m.Handle("GET "+base+"/{product}/{paymentId}", pis(s.getPayment(kind, false)))

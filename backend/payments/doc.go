@@ -77,8 +77,9 @@
 //     required; executionRule following or preceding; dayOfExecution "1"
 //     to "31"; monthsOfExecution "1" to "12" (strings without leading
 //     zero, 1 to MaxMonthsOfExecution distinct months: duplicates are
-//     refused, release 1.18.1) is required with, and only allowed with,
-//     frequency MonthlyVariable. Any product may be periodic or bulk.
+//     refused, release 1.18.1; all 12 months are refused with a text
+//     naming frequency Monthly, which says that, rather than read as it)
+//     is required with, and only allowed with, frequency MonthlyVariable. Any product may be periodic or bulk.
 //   - Bulk: 1 to MaxBulkPayments payments at $.payments[i], sharing the
 //     bulk's debtorAccount and requestedExecutionDate (which the payments
 //     may not repeat) and one currency, so that the bulk's sum is an

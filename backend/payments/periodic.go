@@ -1,6 +1,7 @@
 package payments
 
 import (
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,10 +118,17 @@ func (o object) schedule(pp *Periodic) {
 }
 
 // months checks monthsOfExecution of a MonthlyVariable payment: 1 to 11
-// distinct months (release 1.18.1 refuses duplicates).
+// distinct months (release 1.18.1 refuses duplicates). All 12 months are
+// refused, naming the frequency that says it (Monthly): Berlin Group
+// bounds the list to 11 entries, and reading it as Monthly would execute
+// something other than what the TPP sent.
 func (o object) months() []string {
-	months, p := o.List("monthsOfExecution", true, "months", 1, MaxMonthsOfExecution)
+	months, p := o.List("monthsOfExecution", true, "months", 0, math.MaxInt32)
 	if p != strictjson.Valid {
+		return nil
+	}
+	if n := months.Len(); n == 0 || n > 12 {
+		o.Report("monthsOfExecution", "holds "+strconv.Itoa(n)+" months; send 1 to "+strconv.Itoa(MaxMonthsOfExecution)+" distinct months")
 		return nil
 	}
 	out := make([]string, 0, months.Len())
@@ -149,6 +157,10 @@ func (o object) months() []string {
 		o.c.Add(months.Path(i), rule)
 	}
 	if len(out) != months.Len() {
+		return nil
+	}
+	if len(out) > MaxMonthsOfExecution {
+		o.Report("monthsOfExecution", "lists all 12 months, which is frequency Monthly: send frequency Monthly without monthsOfExecution (MonthlyVariable takes 1 to 11 months)")
 		return nil
 	}
 	return out
