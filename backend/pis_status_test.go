@@ -20,6 +20,10 @@ func TestPaymentTransitions(t *testing.T) {
 		{StatusCancelled, StatusAccepted, false},
 		{StatusRejected, StatusAccepted, false},
 		{StatusAcceptedCustomerProfile, StatusSettlementInProcess, true},
+		{StatusReceived, StatusHold, true},
+		{StatusHold, StatusPending, true},
+		{StatusHold, StatusSettled, false},
+		{StatusSettlementInProcess, StatusHold, false},
 	} {
 		if canMove(tc.from, tc.to) != tc.ok {
 			t.Errorf("%s -> %s: %v", tc.from, tc.to, !tc.ok)
