@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -236,7 +237,40 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 		}
 	}
 	r.Header.Set(tppcontext.Header, out.Token)
-	return next.ServeHTTP(w, r)
+	if !out.LimitReserved() {
+		return next.ServeHTTP(w, r)
+	}
+	// A call counted against the PSU-not-present limit counts only if it
+	// is served: an error answer gives its place back (refused calls do
+	// not count), on whichever instance, through the limiter's store.
+	sw := &statusWriter{ResponseWriterWrapper: &caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
+	err := next.ServeHTTP(sw, r)
+	if err != nil || sw.status >= 300 || sw.status == 0 {
+		if rerr := v.verifier.ReleaseLimit(context.WithoutCancel(r.Context()), out); rerr != nil {
+			v.logger.Warn("a refused call stays counted against the PSU-not-present limit", zap.Error(rerr))
+		}
+	}
+	return err
+}
+
+// statusWriter records the status of the answer.
+type statusWriter struct {
+	*caddyhttp.ResponseWriterWrapper
+	status int
+}
+
+func (w *statusWriter) WriteHeader(status int) {
+	if w.status == 0 {
+		w.status = status
+	}
+	w.ResponseWriterWrapper.WriteHeader(status)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	return w.ResponseWriterWrapper.Write(b)
 }
 
 // hasBody reports whether r may have a body. Go's servers set

@@ -142,6 +142,10 @@ type Outcome struct {
 	// check took, when the request asked for them (Request.Timed).
 	Start   time.Time
 	Timings [numChecks]time.Duration
+	// limitKey and reservation name the PSU-not-present call counted, for
+	// ReleaseLimit.
+	limitKey    string
+	reservation limits.Reservation
 }
 
 // clock records per-check durations when asked to.
@@ -363,7 +367,25 @@ func (v *Verifier) checkLimit(ctx context.Context, r *Request, p *Policy, o *Out
 		return e
 	}
 	o.Decisions[CheckLimit] = DecisionPass
+	o.limitKey, o.reservation = key, d.Reservation
 	return nil
+}
+
+// LimitReserved reports whether the request was counted against the
+// PSU-not-present limit, so that its caller must ReleaseLimit it if the
+// call is not served.
+func (o *Outcome) LimitReserved() bool { return !o.reservation.IsZero() }
+
+// ReleaseLimit takes back the PSU-not-present call o counted, when the
+// backend did not serve it (contract section 5: refused calls do not
+// count). It is the caller's to call once it knows the answer.
+func (v *Verifier) ReleaseLimit(ctx context.Context, o *Outcome) error {
+	if o.reservation.IsZero() || v.cfg.Limiter == nil {
+		return nil
+	}
+	err := v.cfg.Limiter.Release(ctx, o.limitKey, o.reservation)
+	o.reservation = limits.Reservation{}
+	return err
 }
 
 // registryAndRole looks the TPP up and checks the route's role.

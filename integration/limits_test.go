@@ -154,3 +154,35 @@ func TestRedisDown(t *testing.T) {
 		t.Fatalf("replay while Redis is down: %d %s", got.status, got.body)
 	}
 }
+
+// TestRefusedCallsDoNotCount (issue 14, 8): calls the backend refuses give
+// back their place in the PSU-not-present limit, whichever of two gateways
+// on one Redis counted them: four refused calls, then four served ones,
+// then the fifth served one is 429.
+func TestRefusedCallsDoNotCount(t *testing.T) {
+	env := append(databaseEnv(t, "sqlite"), "OBGW_REDIS_URL="+redisURL(t))
+	g1 := startGateway(t, "Caddyfile", env...)
+	g2 := startGateway(t, "Caddyfile", env...)
+	s1, account := consented(t, g1)
+	s2 := &tppSession{t: t, g: g2, c: s1.c, tpp: s1.tpp, sid: s1.sid, psuID: s1.psuID}
+	balances := "/v1/accounts/" + account + "/balances"
+	// A PSU-Corporate-ID that names no agreement of the PSU: the backend
+	// refuses the call (400 CORPORATE_ID_INVALID) after the gateway let it
+	// through.
+	for i, s := range []*tppSession{s1, s2, s1, s2} {
+		s.corpID = "6f1c1b7e-0000-4000-8000-000000000000"
+		got := s.call("GET", balances, false)
+		s.corpID = ""
+		if got.status != 400 || got.err.code() != "CORPORATE_ID_INVALID" {
+			t.Fatalf("refused call %d: %d %s", i+1, got.status, got.body)
+		}
+	}
+	for i, s := range []*tppSession{s2, s1, s2, s1} {
+		if got := s.call("GET", balances, false); got.status != 200 {
+			t.Fatalf("served call %d after 4 refused ones: %d %s", i+1, got.status, got.body)
+		}
+	}
+	if got := s2.call("GET", balances, false); got.status != 429 {
+		t.Fatalf("5th served call: %d %s", got.status, got.body)
+	}
+}

@@ -5,7 +5,9 @@
 // The window is exact and sliding: a call is allowed iff fewer than Limit
 // calls were allowed in the Window before it. Refused calls are not
 // recorded, so a TPP that keeps retrying does not push its next allowed call
-// further away. A refusal carries the time until the oldest counted call
+// further away; nor are calls the gateway let through but that were not
+// served (the backend refused them): the caller releases their
+// reservation (Release) once it knows. A refusal carries the time until the oldest counted call
 // leaves the window, rounded up to whole seconds, for Retry-After.
 //
 // Memory serves a single gateway. Redis shares one limit between several

@@ -39,7 +39,19 @@ type Decision struct {
 	// RetryAfter is set when refused: the time until the oldest counted call
 	// leaves the window, rounded up to whole seconds and at least 1 s.
 	RetryAfter time.Duration
+	// Reservation names the call counted when allowed, for Release.
+	Reservation Reservation
 }
+
+// Reservation names one counted call of one limiter's store, so that
+// Release can take it back. The zero Reservation names none.
+type Reservation struct {
+	at     int64  // Memory: the call's time, unix nanoseconds
+	member string // Redis: the call's member of the key's sorted set
+}
+
+// IsZero reports whether r names no call.
+func (r Reservation) IsZero() bool { return r.at == 0 && r.member == "" }
 
 // Limiter decides whether one more call under key is allowed at now.
 type Limiter interface {
@@ -47,6 +59,11 @@ type Limiter interface {
 	// could not decide (its store is unreachable); the caller applies its
 	// on_error policy, and Decision is then the zero value (not allowed).
 	Allow(ctx context.Context, key string, now time.Time) (Decision, error)
+	// Release takes back the call an allowed Decision counted (its
+	// Reservation), when the call was not served after all: refused calls
+	// do not count. Releasing a call that has left the window, or twice,
+	// does nothing.
+	Release(ctx context.Context, key string, r Reservation) error
 }
 
 // Config sets the limit. Zero fields take the defaults.

@@ -49,7 +49,11 @@ func runCalls(t *testing.T, l Limiter, key string, calls []call) {
 			t.Fatalf("call %d at t0+%v: %v", i, c.at, err)
 		}
 		want := Decision{Allowed: c.allowed, Remaining: c.remaining, RetryAfter: c.retryAfter}
-		if d != want {
+		if c.allowed && d.Reservation.IsZero() {
+			t.Fatalf("call %d at t0+%v: allowed without a reservation", i, c.at)
+		}
+		want.Reservation = d.Reservation
+		if d != want || (!c.allowed && !d.Reservation.IsZero()) {
 			t.Fatalf("call %d at t0+%v: got %+v, want %+v", i, c.at, d, want)
 		}
 	}
@@ -127,6 +131,51 @@ func TestLimiterSequences(t *testing.T) {
 				t.Run(tc.name, func(t *testing.T) {
 					runCalls(t, newLimiter(tc.cfg), fmt.Sprintf("case-%d", i), tc.calls)
 				})
+			}
+		})
+	}
+}
+
+// TestLimiterRelease: a released call no longer counts, on any limiter
+// sharing the store; releasing twice, an unknown reservation or a key that
+// is gone does nothing.
+func TestLimiterRelease(t *testing.T) {
+	key := Key("PSDNO-FSA-123456789", "6f2d7c3e-1d6b-4d8e-9a57-2f3a5c6b7d8e", "acc-1", KindBalances)
+	for _, impl := range implementations() {
+		t.Run(impl.name, func(t *testing.T) {
+			mk := impl.make(t)
+			l := mk(Config{})
+			other := l
+			if impl.name == "Redis" {
+				other = mk(Config{}) // a second gateway on the same Redis
+			}
+			ctx := context.Background()
+			var res []Reservation
+			for i := range 4 {
+				d, err := l.Allow(ctx, key, t0.Add(time.Duration(i)*time.Second))
+				if err != nil || !d.Allowed {
+					t.Fatalf("call %d: %+v %v", i, d, err)
+				}
+				res = append(res, d.Reservation)
+			}
+			if d, _ := l.Allow(ctx, key, t0.Add(5*time.Second)); d.Allowed {
+				t.Fatal("a 5th call allowed")
+			}
+			if err := other.Release(ctx, key, res[1]); err != nil {
+				t.Fatal(err)
+			}
+			if err := other.Release(ctx, key, res[1]); err != nil {
+				t.Fatalf("releasing twice: %v", err)
+			}
+			d, err := l.Allow(ctx, key, t0.Add(6*time.Second))
+			if err != nil || !d.Allowed || d.Remaining != 0 {
+				t.Fatalf("after one release: %+v %v, want one call allowed", d, err)
+			}
+			if d, _ := l.Allow(ctx, key, t0.Add(7*time.Second)); d.Allowed {
+				t.Fatal("a released place was given twice")
+			}
+			if err := l.Release(ctx, Key("PSDNO-FSA-123456789", "", "gone", KindBalances), res[0]); err != nil {
+				t.Fatalf("releasing on an unknown key: %v", err)
 			}
 		})
 	}

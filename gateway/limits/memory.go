@@ -98,7 +98,30 @@ func (m *Memory) Allow(_ context.Context, key string, now time.Time) (Decision, 
 	}
 	c.t[i] = t
 	c.n++
-	return Decision{Allowed: true, Remaining: m.limit - c.n}, nil
+	return Decision{Allowed: true, Remaining: m.limit - c.n, Reservation: Reservation{at: t}}, nil
+}
+
+// Release implements Limiter: it removes one call recorded at the
+// reservation's time.
+func (m *Memory) Release(_ context.Context, key string, r Reservation) error {
+	if r.at == 0 {
+		return nil
+	}
+	s := &m.shards[maphash.String(m.seed, key)%shardCount]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	c := s.keys[key]
+	if c == nil {
+		return nil
+	}
+	for i := 0; i < c.n; i++ {
+		if c.t[i] == r.at {
+			copy(c.t[i:], c.t[i+1:c.n])
+			c.n--
+			return nil
+		}
+	}
+	return nil
 }
 
 // sweepBefore drops keys with no call after cutoff.

@@ -94,8 +94,23 @@ func (r *Redis) Allow(ctx context.Context, key string, now time.Time) (Decision,
 		return Decision{}, fmt.Errorf("limits: redis: script returned %d values, want 3; is another program writing under prefix %q?", len(res), r.prefix)
 	}
 	if res[0] == 1 {
-		return Decision{Allowed: true, Remaining: max(r.limit-int(res[1]), 0)}, nil
+		return Decision{Allowed: true, Remaining: max(r.limit-int(res[1]), 0), Reservation: Reservation{member: string(member)}}, nil
 	}
 	freesAt := time.UnixMicro(res[2] + r.windowUS)
 	return Decision{RetryAfter: retryAfter(freesAt.Sub(now))}, nil
+}
+
+// Release implements Limiter: the call's member leaves the key's sorted
+// set, atomically (one ZREM), whichever gateway counted it.
+func (r *Redis) Release(ctx context.Context, key string, res Reservation) error {
+	if res.member == "" {
+		return nil
+	}
+	if r.client == nil {
+		return errNoClient
+	}
+	if err := r.client.ZRem(ctx, r.prefix+key, res.member).Err(); err != nil {
+		return fmt.Errorf("limits: redis: %w", err)
+	}
+	return nil
 }
