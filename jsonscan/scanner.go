@@ -124,6 +124,10 @@ func (s *Scanner) Depth() int { return s.depth }
 // InObject reports whether the innermost open container is an object.
 func (s *Scanner) InObject() bool { return s.depth > 0 && s.frame(s.depth).object }
 
+// IsObject reports whether open container d (1 the outermost, Depth the
+// innermost) is an object.
+func (s *Scanner) IsObject(d int) bool { return d > 0 && d <= s.depth && s.frame(d).object }
+
 // frame returns open container d, 1 the outermost.
 func (s *Scanner) frame(d int) *frame {
 	if d <= inlineFrames {
@@ -150,7 +154,8 @@ func (s *Scanner) fail(code Code, start, pos int) Kind {
 
 // found makes the token [start, end) of kind k the current one.
 func (s *Scanner) found(k Kind, start, end int) Kind {
-	s.tok = Token{Kind: k, Start: start, End: end}
+	t := &s.tok // field by field, as in str
+	t.Kind, t.Start, t.End, t.Len, t.Escaped, t.NonASCII = k, start, end, 0, false, false
 	return k
 }
 

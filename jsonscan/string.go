@@ -34,7 +34,10 @@ func (s *Scanner) str(start int, k Kind) Kind {
 			if s.lim.MaxStringBytes > 0 && n > s.lim.MaxStringBytes {
 				return s.fail(ErrStringLength, start, i)
 			}
-			s.tok = Token{Kind: k, Start: start, End: i + 1, Len: n, Escaped: escaped, NonASCII: nonASCII}
+			// Field by field: a composite literal is built on the stack
+			// and copied, and its byte fields stall the copy's wide loads.
+			t := &s.tok
+			t.Kind, t.Start, t.End, t.Len, t.Escaped, t.NonASCII = k, start, i+1, n, escaped, nonASCII
 			return k
 		case c == '\\':
 			escaped = true

@@ -1,6 +1,10 @@
 package fixes
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/obgw/obgw/jsonscan"
+)
 
 // LegacyNameLength is the longest account or card account name, in
 // characters, before the longer-names fix.
@@ -52,7 +56,7 @@ func (w *rewriter) edit(start int, m *members, parent keyKind) {
 		if c, ok := m.one(keyCashAccountType); ok && w.out[c.start] == '"' {
 			raw := w.out[c.start+1 : c.end-1]
 			if bytes.IndexByte(raw, '\\') >= 0 {
-				raw = unescape(nil, raw)
+				raw, _ = jsonscan.Unescape(nil, raw)
 			}
 			if lit := legacyCashAccountType(raw); lit != "" {
 				edits[n] = edit{start: c.start, end: c.end, lit: lit}
@@ -115,7 +119,7 @@ func (w *rewriter) amountEdit(m *members) (edit, bool) {
 		}
 		return edit{start: a.start, end: a.end, from: a.start + 1, to: a.end - 1}, true
 	}
-	if d := unescape(nil, raw); isDecimal(d) {
+	if d, _ := jsonscan.Unescape(nil, raw); isDecimal(d) {
 		return edit{start: a.start, end: a.end, lit: string(d)}, true
 	}
 	return edit{}, false

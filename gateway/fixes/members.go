@@ -1,5 +1,7 @@
 package fixes
 
+import "github.com/obgw/obgw/jsonscan"
+
 // keyKind is a member name some legacy rewrite looks at.
 type keyKind uint8
 
@@ -30,7 +32,7 @@ func classifyKey(raw []byte, escaped bool) keyKind {
 			return keyOther
 		}
 		var buf [maxEscapedKey]byte
-		raw = unescape(buf[:0], raw)
+		raw, _ = jsonscan.Unescape(buf[:0], raw)
 	}
 	switch string(raw) {
 	case "account":

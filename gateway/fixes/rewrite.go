@@ -1,11 +1,11 @@
 package fixes
 
 import (
-	"bytes"
-	"encoding/binary"
 	"errors"
 	"strconv"
 	"sync"
+
+	"github.com/obgw/obgw/jsonscan"
 )
 
 // MaxDepth is the deepest nesting of objects and arrays Rewrite follows;
@@ -49,7 +49,7 @@ func (r *Registry) Rewrite(body []byte, inEffect Set) ([]byte, error) {
 	return rewrite(body, legacy)
 }
 
-// rewriter is the state of one Rewrite: a recursive-descent scan of in
+// rewriter is the state of one Rewrite: a scan of in (jsonscan's tokens)
 // that, at the end of each object with something to rewrite, edits that
 // object's copy in out. Copying is lazy: out holds the output up to input
 // position flushed, and the rest is in[flushed:] verbatim, so a position
@@ -61,51 +61,172 @@ type rewriter struct {
 	pos     int
 	flushed int
 	out     []byte
-	scratch []byte // the object being edited, reused across objects
+	scratch []byte       // the object being edited, reused across objects
+	objects []openObject // the open objects, innermost last
 	legacy  Set
 	edited  bool
+	sc      jsonscan.Scanner
 }
 
-// scratchBuffers keeps the buffers objects are edited in across calls.
-var scratchBuffers = sync.Pool{New: func() any { return new([]byte) }}
+// openObject is an object being scanned: where it starts in the output,
+// the member name it is the value of, and its members of interest so far.
+type openObject struct {
+	start  int
+	parent keyKind
+	// key is the member whose value is being scanned, valueStart where
+	// that value starts in the output.
+	key        keyKind
+	valueStart int
+	m          members
+}
+
+// buffers are the buffers of one Rewrite, kept across calls.
+type buffers struct {
+	scratch []byte
+	objects []openObject
+}
+
+var rewriteBuffers = sync.Pool{New: func() any { return new(buffers) }}
 
 func rewrite(body []byte, legacy Set) ([]byte, error) {
 	// A local rewriter stays on the stack, so updating out needs no GC
 	// write barrier.
-	scratch := scratchBuffers.Get().(*[]byte)
-	w := rewriter{in: body, legacy: legacy, scratch: *scratch}
+	bufs := rewriteBuffers.Get().(*buffers)
+	w := rewriter{in: body, legacy: legacy, scratch: bufs.scratch, objects: bufs.objects[:0]}
 	err := w.document()
 	if err == nil && w.edited {
 		w.flush()
 	}
 	if cap(w.scratch) <= 64<<10 {
-		*scratch = w.scratch[:0]
+		bufs.scratch = w.scratch[:0]
 	}
-	scratchBuffers.Put(scratch)
+	if cap(w.objects) <= MaxDepth {
+		bufs.objects = w.objects[:0]
+	}
+	rewriteBuffers.Put(bufs)
 	if err != nil || !w.edited {
 		return body, err
 	}
 	return w.out, nil
 }
 
-func (w *rewriter) fail(kind error, reason string) error {
-	return &scanError{kind: kind, offset: w.pos, reason: reason}
-}
-
+// document scans the body, recording the members of interest of each
+// object and editing each object as it ends.
 func (w *rewriter) document() error {
-	w.ws()
-	if err := w.value(0, keyOther); err != nil {
-		return err
+	s := &w.sc
+	// Responses are the backend's own, not a client's: only their depth is
+	// bounded, not by contract section 1's bounds.
+	s.Reset(w.in, jsonscan.Limits{MaxDepth: MaxDepth}, jsonscan.Permissive)
+	for {
+		k := s.Next()
+		tok := s.Token()
+		var end int // where a container that ended ends in the output
+		switch k {
+		case jsonscan.Invalid:
+			return w.scanError()
+		case jsonscan.End:
+			w.pos = len(w.in)
+			return nil
+		case jsonscan.Name:
+			o := &w.objects[len(w.objects)-1]
+			o.key = classifyKey(w.in[tok.Start+1:tok.End-1], tok.Escaped)
+			continue
+		case jsonscan.ObjectStart, jsonscan.ArrayStart:
+			start := w.at(tok.Start)
+			parent := keyOther
+			if d := s.Depth(); s.IsObject(d - 1) {
+				p := &w.objects[len(w.objects)-1]
+				p.valueStart, parent = start, p.key
+			}
+			if k == jsonscan.ObjectStart {
+				w.objects = append(w.objects, openObject{start: start, parent: parent})
+			}
+			continue
+		case jsonscan.ObjectEnd:
+			w.pos = tok.End
+			o := &w.objects[len(w.objects)-1]
+			w.objects = w.objects[:len(w.objects)-1]
+			w.edit(o.start, &o.m, o.parent)
+			end = w.at(w.pos)
+		case jsonscan.ArrayEnd:
+			end = w.at(tok.End)
+		default:
+			if s.InObject() {
+				p := &w.objects[len(w.objects)-1]
+				p.m.add(p.key, w.at(tok.Start), w.at(tok.End))
+			}
+			continue
+		}
+		if s.InObject() {
+			p := &w.objects[len(w.objects)-1]
+			p.m.add(p.key, p.valueStart, end)
+		}
 	}
-	w.ws()
-	if w.pos != len(w.in) {
-		return w.fail(ErrInvalidJSON, "data after the JSON value")
-	}
-	return nil
 }
 
-// at returns the output position of input position w.pos.
-func (w *rewriter) at() int { return len(w.out) + w.pos - w.flushed }
+// scanError words the scanner's error.
+func (w *rewriter) scanError() error {
+	e := w.sc.Err()
+	offset, kind := e.Pos, ErrInvalidJSON
+	var reason string
+	switch e.Code {
+	case jsonscan.ErrEOF:
+		reason = "unexpected end of input, expected a value"
+	case jsonscan.ErrValue:
+		reason = "expected a value"
+	case jsonscan.ErrName:
+		reason = "expected a member name"
+	case jsonscan.ErrColon:
+		reason = "expected ':' after a member name"
+	case jsonscan.ErrObjectEnd:
+		reason = "expected ',' or '}' in an object"
+		if e.Pos >= len(w.in) {
+			reason = "unexpected end of input in an object"
+		}
+	case jsonscan.ErrArrayEnd:
+		reason = "expected ',' or ']' in an array"
+		if e.Pos >= len(w.in) {
+			reason = "unexpected end of input in an array"
+		}
+	case jsonscan.ErrTrailing:
+		reason = "data after the JSON value"
+	case jsonscan.ErrLeadingZero:
+		// The number is "0"; the digit after it is out of place.
+		switch {
+		case w.sc.Depth() == 0:
+			reason = "data after the JSON value"
+		case w.sc.InObject():
+			reason = "expected ',' or '}' in an object"
+		default:
+			reason = "expected ',' or ']' in an array"
+		}
+	case jsonscan.ErrNumberDigit:
+		offset, reason = e.Start, "invalid number"
+	case jsonscan.ErrNumberFraction:
+		offset, reason = e.Start, "invalid number: digits must follow '.'"
+	case jsonscan.ErrNumberExponent:
+		offset, reason = e.Start, "invalid number: digits must follow the exponent"
+	case jsonscan.ErrStringEOF:
+		reason = "unterminated string"
+		if e.Pos >= len(w.in) {
+			offset = e.Start
+		}
+	case jsonscan.ErrEscape:
+		reason = "invalid escape in string"
+	case jsonscan.ErrUEscape:
+		reason = `\u needs four hex digits`
+	case jsonscan.ErrRawControl:
+		reason = "control character in string"
+	case jsonscan.ErrDepth:
+		kind, reason = ErrTooDeep, "more than "+strconv.Itoa(MaxDepth)+" levels"
+	default:
+		reason = "invalid JSON"
+	}
+	return &scanError{kind: kind, offset: offset, reason: reason}
+}
+
+// at returns the output position of input position p.
+func (w *rewriter) at(p int) int { return len(w.out) + p - w.flushed }
 
 // flush copies the input up to w.pos to out.
 func (w *rewriter) flush() {
@@ -118,246 +239,10 @@ func (w *rewriter) flush() {
 	w.flushed = w.pos
 }
 
-// ws skips whitespace.
-func (w *rewriter) ws() {
-	for w.pos < len(w.in) {
-		if c := w.in[w.pos]; c != ' ' && c != '\n' && c != '\r' && c != '\t' {
-			return
-		}
-		w.pos++
-	}
-}
-
-// value scans the value at w.pos; key is the member name it is the value
-// of (keyOther in arrays and at the top), depth that of its container.
-func (w *rewriter) value(depth int, key keyKind) error {
-	if w.pos >= len(w.in) {
-		return w.fail(ErrInvalidJSON, "unexpected end of input, expected a value")
-	}
-	switch c := w.in[w.pos]; c {
-	case '{':
-		return w.object(depth+1, key)
-	case '[':
-		return w.array(depth + 1)
-	case '"':
-		_, err := w.str()
-		return err
-	case 't':
-		return w.literal("true")
-	case 'f':
-		return w.literal("false")
-	case 'n':
-		return w.literal("null")
-	default:
-		if c == '-' || c >= '0' && c <= '9' {
-			return w.number()
-		}
-		return w.fail(ErrInvalidJSON, "expected a value")
-	}
-}
-
-// str skips the string at w.pos (which is '"') and reports whether it has
-// escapes.
-func (w *rewriter) str() (escaped bool, err error) {
-	in := w.in
-	for i := w.pos + 1; i < len(in); {
-		// Most string bytes need no look: skip them eight at a time.
-		for i+8 <= len(in) && !stringSpecial(binary.LittleEndian.Uint64(in[i:])) {
-			i += 8
-		}
-		if i >= len(in) {
-			break
-		}
-		switch c := in[i]; {
-		case c == '"':
-			w.pos = i + 1
-			return escaped, nil
-		case c == '\\':
-			escaped = true
-			if i+1 >= len(in) {
-				w.pos = i
-				return escaped, w.fail(ErrInvalidJSON, "unterminated string")
-			}
-			switch in[i+1] {
-			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
-				i += 2
-			case 'u':
-				if i+6 > len(in) || hex4(in[i+2:i+6]) < 0 {
-					w.pos = i
-					return escaped, w.fail(ErrInvalidJSON, `\u needs four hex digits`)
-				}
-				i += 6
-			default:
-				w.pos = i
-				return escaped, w.fail(ErrInvalidJSON, "invalid escape in string")
-			}
-		case c < 0x20:
-			w.pos = i
-			return escaped, w.fail(ErrInvalidJSON, "control character in string")
-		default:
-			i++
-		}
-	}
-	return escaped, w.fail(ErrInvalidJSON, "unterminated string")
-}
-
-// stringSpecial reports whether one of the eight bytes of x ends a string
-// run: '"', '\\' or a control character (the classic SWAR tests for a zero
-// byte and a byte less than n; bytes from 0x80 never match).
-func stringSpecial(x uint64) bool {
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	quote := x ^ (ones * '"')
-	backslash := x ^ (ones * '\\')
-	return ((x-ones*0x20)&^x|(quote-ones)&^quote|(backslash-ones)&^backslash)&highs != 0
-}
-
-// number scans the number at w.pos, checked against the JSON grammar.
-func (w *rewriter) number() error {
-	in, i := w.in, w.pos
-	if in[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(in) && in[i] == '0':
-		i++
-	case i < len(in) && in[i] >= '1' && in[i] <= '9':
-		i = digits(in, i)
-	default:
-		return w.fail(ErrInvalidJSON, "invalid number")
-	}
-	if i < len(in) && in[i] == '.' {
-		if i++; i >= len(in) || !isDigit(in[i]) {
-			return w.fail(ErrInvalidJSON, "invalid number: digits must follow '.'")
-		}
-		i = digits(in, i)
-	}
-	if i < len(in) && (in[i] == 'e' || in[i] == 'E') {
-		if i++; i < len(in) && (in[i] == '+' || in[i] == '-') {
-			i++
-		}
-		if i >= len(in) || !isDigit(in[i]) {
-			return w.fail(ErrInvalidJSON, "invalid number: digits must follow the exponent")
-		}
-		i = digits(in, i)
-	}
-	w.pos = i
-	return nil
-}
-
-func (w *rewriter) literal(lit string) error {
-	if !bytes.HasPrefix(w.in[w.pos:], []byte(lit)) {
-		return w.fail(ErrInvalidJSON, "expected a value")
-	}
-	w.pos += len(lit)
-	return nil
-}
-
-func (w *rewriter) array(depth int) error {
-	if depth > MaxDepth {
-		return w.fail(ErrTooDeep, "more than "+strconv.Itoa(MaxDepth)+" levels")
-	}
-	w.pos++
-	w.ws()
-	if w.pos < len(w.in) && w.in[w.pos] == ']' {
-		w.pos++
-		return nil
-	}
-	for {
-		if err := w.value(depth, keyOther); err != nil {
-			return err
-		}
-		w.ws()
-		if w.pos >= len(w.in) {
-			return w.fail(ErrInvalidJSON, "unexpected end of input in an array")
-		}
-		switch w.in[w.pos] {
-		case ',':
-			w.pos++
-			w.ws()
-		case ']':
-			w.pos++
-			return nil
-		default:
-			return w.fail(ErrInvalidJSON, "expected ',' or ']' in an array")
-		}
-	}
-}
-
-func (w *rewriter) object(depth int, parent keyKind) error {
-	if depth > MaxDepth {
-		return w.fail(ErrTooDeep, "more than "+strconv.Itoa(MaxDepth)+" levels")
-	}
-	start := w.at()
-	w.pos++
-	w.ws()
-	if w.pos < len(w.in) && w.in[w.pos] == '}' {
-		w.pos++
-		return nil
-	}
-	var m members
-	for {
-		if w.pos >= len(w.in) || w.in[w.pos] != '"' {
-			return w.fail(ErrInvalidJSON, "expected a member name")
-		}
-		keyStart := w.pos
-		escaped, err := w.str()
-		if err != nil {
-			return err
-		}
-		key := classifyKey(w.in[keyStart+1:w.pos-1], escaped)
-		w.ws()
-		if w.pos >= len(w.in) || w.in[w.pos] != ':' {
-			return w.fail(ErrInvalidJSON, "expected ':' after a member name")
-		}
-		w.pos++
-		w.ws()
-		valueStart := w.at()
-		if err := w.value(depth, key); err != nil {
-			return err
-		}
-		m.add(key, valueStart, w.at())
-		w.ws()
-		if w.pos >= len(w.in) {
-			return w.fail(ErrInvalidJSON, "unexpected end of input in an object")
-		}
-		switch w.in[w.pos] {
-		case ',':
-			w.pos++
-			w.ws()
-		case '}':
-			w.pos++
-			w.edit(start, &m, parent)
-			return nil
-		default:
-			return w.fail(ErrInvalidJSON, "expected ',' or '}' in an object")
-		}
-	}
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
+// digits returns the end of the run of decimal digits at b[i:].
 func digits(b []byte, i int) int {
-	for i < len(b) && isDigit(b[i]) {
+	for i < len(b) && b[i] >= '0' && b[i] <= '9' {
 		i++
 	}
 	return i
-}
-
-// hex4 returns the value of four hex digits, or -1.
-func hex4(b []byte) rune {
-	var r rune
-	for _, c := range b[:4] {
-		switch {
-		case c >= '0' && c <= '9':
-			c -= '0'
-		case c >= 'a' && c <= 'f':
-			c -= 'a' - 10
-		case c >= 'A' && c <= 'F':
-			c -= 'A' - 10
-		default:
-			return -1
-		}
-		r = r<<4 | rune(c)
-	}
-	return r
 }
