@@ -1,6 +1,7 @@
 package jsonscan
 
 import (
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -136,8 +137,8 @@ func load64(b string, i int) uint64 {
 func plainTextRun(s string, i int) int {
 	for ; i+8 <= len(s); i += 8 {
 		x := load64(s, i)
-		if x&msb|(x-0x20*lsb)&^x&msb|hasZeroByte(x^(0x7f*lsb)) != 0 {
-			break
+		if m := x&msb | (x-0x20*lsb)&^x&msb | hasZeroByte(x^(0x7f*lsb)); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3 // see plainRun
 		}
 	}
 	for i < len(s) && s[i] >= 0x20 && s[i] < 0x7f {

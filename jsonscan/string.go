@@ -3,6 +3,7 @@ package jsonscan
 import (
 	"bytes"
 	"encoding/binary"
+	"math/bits"
 	"unicode/utf16"
 	"unicode/utf8"
 )
@@ -231,12 +232,16 @@ var plainStringByte = func() (t [256]bool) {
 }()
 
 // plainRun returns the index of the first byte at or after i that is not a
-// plain string byte under Refuse, testing eight bytes at a time.
+// plain string byte under Refuse, testing eight bytes at a time: each test
+// flags the high bit of the bytes it matches, exactly for the lowest one
+// (a borrow can only flag bytes above a true match), so the lowest flag
+// is the byte sought.
 func plainRun(b []byte, i int) int {
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		if x&msb|(x-0x20*lsb)&^x&msb|hasZeroByte(x^('"'*lsb))|hasZeroByte(x^('\\'*lsb))|hasZeroByte(x^(0x7f*lsb)) != 0 {
-			break
+		m := x&msb | (x-0x20*lsb)&^x&msb | hasZeroByte(x^('"'*lsb)) | hasZeroByte(x^('\\'*lsb)) | hasZeroByte(x^(0x7f*lsb))
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
 		}
 	}
 	for i < len(b) && plainStringByte[b[i]] {
@@ -247,15 +252,17 @@ func plainRun(b []byte, i int) int {
 
 // looseRun returns the index of the first byte at or after i that ends a
 // run of string bytes under Permissive ('"', '\\' or a C0 control), and
-// whether the run holds a byte from 0x80.
+// whether the run holds a byte from 0x80. It tests eight bytes at a time
+// as plainRun does; bytes from 0x80 never match.
 func looseRun(b []byte, i int) (int, bool) {
 	var high uint64
 	for ; i+8 <= len(b); i += 8 {
 		x := binary.LittleEndian.Uint64(b[i:])
-		// A byte below 0x20 or equal to '"' or '\\'; bytes from 0x80
-		// never match.
-		if ((x-0x20*lsb)&^x|hasZeroByte(x^('"'*lsb))|hasZeroByte(x^('\\'*lsb)))&msb != 0 {
-			break
+		m := (x-0x20*lsb)&^x&msb | hasZeroByte(x^('"'*lsb)) | hasZeroByte(x^('\\'*lsb))
+		if m != 0 {
+			n := bits.TrailingZeros64(m) >> 3
+			high |= x & (1<<(8*n) - 1)
+			return i + n, high&msb != 0
 		}
 		high |= x
 	}

@@ -93,7 +93,7 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 			if k == jsonscan.ArrayStart {
 				kind = KindArray
 			}
-			t.nodes = append(t.nodes, Node{Kind: kind})
+			t.addNode().Kind = kind
 			mark := len(t.mstack)
 			if kind == KindArray {
 				mark = len(t.estack)
@@ -122,7 +122,7 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 			idx = o.node
 		default:
 			tok := s.Token()
-			var n Node
+			n := t.addNode()
 			switch k {
 			case jsonscan.String:
 				n.Kind = KindString
@@ -134,7 +134,6 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 			case jsonscan.False:
 				n.Kind = KindBool
 			}
-			t.nodes = append(t.nodes, n)
 			idx = int32(len(t.nodes) - 1)
 		}
 		// A value is complete: it is the next member or element of its
@@ -147,6 +146,14 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 			}
 		}
 	}
+}
+
+// addNode appends a zero node and returns it. It is set field by field:
+// appending a composite literal builds it on the stack and copies it, and
+// the copy's wide loads stall on the literal's byte stores.
+func (t *tree) addNode() *Node {
+	t.nodes = append(t.nodes, Node{})
+	return &t.nodes[len(t.nodes)-1]
 }
 
 // text returns the decoded value of a string or member name token. A
