@@ -411,7 +411,7 @@ func TestRevocationAndConsentResource(t *testing.T) {
 			t.Fatalf("revoked: %d %v", status, b)
 		}
 		// The TPP deletes a consent: 204, then terminatedByTpp.
-		q = h.consent("", "s3", sandbox.OlaNumber, "", 1)
+		h.consent("", "s3", sandbox.OlaNumber, "", 1)
 		cs, _ = h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", ola.ID)
 		var live string
 		for _, k := range cs {

@@ -66,13 +66,3 @@ func (j *jobs) stop() {
 	}
 	j.wg.Wait()
 }
-
-// running counts the schedulers started, for tests.
-func (j *jobs) running() int {
-	j.mu.Lock()
-	defer j.mu.Unlock()
-	if j.cancel == nil {
-		return 0
-	}
-	return len(j.batches)
-}
