@@ -74,18 +74,18 @@ func (t *tree) decode(src string, chars Characters) *syntaxError {
 	if refuse {
 		policy = jsonscan.Refuse
 	}
-	var s jsonscan.Scanner
+	s := &t.sc
 	// The scanner reads bytes; src is only read, so it is viewed as bytes
 	// in place rather than copied, and the strings kept are substrings of
 	// src.
 	s.Reset(unsafe.Slice(unsafe.StringData(src), len(src)), jsonscan.Contract, policy)
-	var stack [maxDepth]open
+	stack := &t.open
 	for {
 		k := s.Next()
 		var idx int32
 		switch k {
 		case jsonscan.Invalid:
-			return scanError(&s, src)
+			return scanError(s, src)
 		case jsonscan.End:
 			return nil
 		case jsonscan.ObjectStart, jsonscan.ArrayStart:

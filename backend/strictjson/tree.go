@@ -1,5 +1,7 @@
 package strictjson
 
+import "github.com/obgw/obgw/jsonscan"
+
 // Kind is the JSON type of a node.
 type Kind uint8
 
@@ -79,6 +81,11 @@ type tree struct {
 	// scratch is where escaped strings are unescaped before they are
 	// copied out as Go strings.
 	scratch []byte
+	// The scanner and the stack of open containers live here rather than
+	// on the stack of decode, so that a reused tree does not clear them
+	// for every body.
+	sc   jsonscan.Scanner
+	open [maxDepth]open
 }
 
 // root is the index of the top-level value of a body.
