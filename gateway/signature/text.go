@@ -2,7 +2,8 @@ package signature
 
 import (
 	"fmt"
-	"unicode/utf8"
+
+	"github.com/obgw/obgw/jsonscan"
 )
 
 // checkText rejects what must never reach a signing string, a DN or a log
@@ -10,31 +11,21 @@ import (
 // the noncharacters U+FFFE/U+FFFF, bidi embedding and isolate controls
 // (which can make a logged keyId read differently from what was sent) and
 // characters outside the Basic Multilingual Plane. This is the header
-// value policy of contract section 1, applied to decoded text.
+// value policy of contract section 1 (jsonscan.Classify, the one statement
+// of it), applied to decoded text.
 func checkText(s string) error {
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c < 0x20 || c == 0x7f {
-				return fmt.Errorf("control character U+%04X at byte %d", c, i)
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			return fmt.Errorf("invalid UTF-8 at byte %d", i)
-		case r >= 0x80 && r <= 0x9f:
-			return fmt.Errorf("control character U+%04X at byte %d", r, i)
-		case r == 0xfffe || r == 0xffff:
-			return fmt.Errorf("noncharacter U+%04X at byte %d", r, i)
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069:
-			return fmt.Errorf("bidi control U+%04X at byte %d", r, i)
-		case r > 0xffff:
-			return fmt.Errorf("character U+%04X outside the Basic Multilingual Plane at byte %d", r, i)
-		}
-		i += size
+	i, r, c := jsonscan.FindRefused(s, false)
+	switch c {
+	case jsonscan.Allowed:
+		return nil
+	case jsonscan.InvalidUTF8:
+		return fmt.Errorf("invalid UTF-8 at byte %d", i)
+	case jsonscan.Control, jsonscan.C1Control:
+		return fmt.Errorf("control character U+%04X at byte %d", r, i)
+	case jsonscan.Noncharacter:
+		return fmt.Errorf("noncharacter U+%04X at byte %d", r, i)
+	case jsonscan.Bidi:
+		return fmt.Errorf("bidi control U+%04X at byte %d", r, i)
 	}
-	return nil
+	return fmt.Errorf("character U+%04X outside the Basic Multilingual Plane at byte %d", r, i)
 }
