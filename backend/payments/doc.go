@@ -37,7 +37,8 @@
 //     U+FFFE/U+FFFF and characters outside the BMP (emoji) are refused at
 //     the path of the string. Bounds: MaxBodyBytes (MaxBulkBodyBytes for
 //     a bulk), nesting 32 deep, 100 members per object, 65536 values,
-//     number literals of 32 characters. Lengths count characters: names
+//     number literals of 32 characters, strings of 4096 bytes (jsonscan's
+//     bounds, the gateway's too). Lengths count characters: names
 //     and street 70, remittance 140, identifiers and references 35, town
 //     35, building number and post code 16.
 //   - instructedAmount.amount is a JSON string only ("123.45"), as Berlin

@@ -77,5 +77,5 @@
 //     forwardAvailable and nonInvoiced; each type at most once.
 //   - Bounds: a body of at most MaxBodyBytes, JSON nesting 32 deep, 100
 //     members per object, 65536 values, number literals of 32 characters,
-//     1 to 1000 card or account transactions, 20 balances, 100 engagements.
+//     strings of 4096 bytes (jsonscan's bounds), 1 to 1000 card or account transactions, 20 balances, 100 engagements.
 package mockdata
