@@ -6,7 +6,13 @@ GO      ?= go
 BIN     := bin/obgw
 PKG     := ./...
 
-.PHONY: build run test unit fuzz bench soak fmt vet validate testpki clean
+# staticcheck, pinned, from the Go module proxy: `make vet` installs it into
+# GOPATH/bin when that version is not there, so `make test` works on a fresh
+# machine. 2026.2 (v0.8) knows Go 1.26.
+STATICCHECK_VERSION := 0.8.2
+STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticcheck
+
+.PHONY: build run test unit fuzz bench soak fmt vet staticcheck validate testpki clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
@@ -24,10 +30,17 @@ test: build vet validate
 unit:
 	$(GO) test -count=1 $(shell $(GO) list ./... | grep -v /integration)
 
-vet:
+# go vet, staticcheck, a tidy go.mod (go.sum included) and gofmt.
+vet: staticcheck
 	$(GO) vet $(PKG)
+	$(STATICCHECK) $(PKG)
+	$(GO) mod tidy -diff
 	@out=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	if [ -n "$$out" ]; then echo "gofmt needed: $$out"; exit 1; fi
+
+staticcheck:
+	@$(STATICCHECK) -version 2>/dev/null | grep -qF '($(STATICCHECK_VERSION))' || \
+	  GOBIN=$(dir $(STATICCHECK)) $(GO) install honnef.co/go/tools/cmd/staticcheck@v$(STATICCHECK_VERSION)
 
 # The shipped Caddyfile must validate with no Redis or network, and be
 # formatted as `caddy fmt` wants.
