@@ -44,15 +44,17 @@ func nextRun(now time.Time, times []time.Duration) time.Time {
 
 // RunBatches runs a batch run at each of the times of day, on the clock
 // now, until ctx ends. server returns the backend to run it on (it may
-// open the database the first time). Several instances may run batches at
-// once: each payment is executed by one of them.
-func RunBatches(ctx context.Context, times []time.Duration, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time) {
+// open the database the first time). Of several instances on one database,
+// the one that leases a scheduled run (as holder) runs it; each payment
+// would be executed once even if two ran.
+func RunBatches(ctx context.Context, times []time.Duration, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time, holder string) {
 	if len(times) == 0 {
 		return
 	}
 	for {
 		at := now()
-		t := time.NewTimer(nextRun(at, times).Sub(at))
+		next := nextRun(at, times)
+		t := time.NewTimer(next.Sub(at))
 		select {
 		case <-ctx.Done():
 			t.Stop()
@@ -63,6 +65,13 @@ func RunBatches(ctx context.Context, times []time.Duration, server func(context.
 		if err != nil {
 			log.Error("payment batch run: backend unavailable", "error", err)
 			continue
+		}
+		// One instance runs each scheduled batch: the one that leases it.
+		if ok, err := srv.cfg.Store.Lease(ctx, "batch "+next.UTC().Format(time.RFC3339), holder, now(), time.Hour); err != nil {
+			log.Error("payment batch run: lease", "error", err)
+			continue
+		} else if !ok {
+			continue // another instance runs this one
 		}
 		settled, noFunds, err := srv.BatchRun(ctx)
 		if err != nil {

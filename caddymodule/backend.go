@@ -146,6 +146,7 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		}
 		app.jobs.scheduleBatches(url, times, b.ready)
 	}
+	app.jobs.scheduleSweeps(url, b.ready)
 	return nil
 }
 

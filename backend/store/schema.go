@@ -280,4 +280,20 @@ var migrations = []migration{{
 	stmts: []string{
 		`ALTER TABLE payments ADD COLUMN instruction TEXT NOT NULL DEFAULT ''`,
 	},
+}, {
+	version: 7,
+	name:    "retention: job leases, indexes for the sweep of expired rows",
+	// A lease names the one instance that runs a background job (a batch
+	// run, the retention sweep) until it expires; the sweep finds expired
+	// flows, sessions and consents by these indexes.
+	stmts: []string{
+		`CREATE TABLE job_leases (
+			name TEXT PRIMARY KEY,
+			holder TEXT NOT NULL,
+			until {{instant}} NOT NULL
+		)`,
+		`CREATE INDEX sca_flows_expires ON sca_flows (expires_at)`,
+		`CREATE INDEX sessions_valid_until ON sessions (valid_until)`,
+		`CREATE INDEX consents_valid_until ON consents (valid_until)`,
+	},
 }}

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 )
 
 // Errors every implementation returns.
@@ -148,6 +149,14 @@ type Store interface {
 	// ListTPPContacts returns every TPP's contact addresses, by TPP, for
 	// the bank's operators (never served to TPPs).
 	ListTPPContacts(ctx context.Context) ([]TPPContacts, error)
+
+	// Sweep deletes SCA flows, sessions and consents past their retention
+	// (retention.go).
+	Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error)
+	// Lease makes holder the one instance running job name until
+	// now+ttl, unless another holder's lease runs; it reports whether
+	// holder has it.
+	Lease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (bool, error)
 
 	// Atomically runs fn against a view of the store inside one database
 	// transaction: everything fn writes lands together or not at all.

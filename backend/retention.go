@@ -1,0 +1,51 @@
+package backend
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+// SweepInterval is how often expired SCA flows, sessions and consents are
+// deleted (store.DefaultRetention says which).
+const SweepInterval = 10 * time.Minute
+
+// RunSweeps deletes the rows past their retention every SweepInterval, on
+// the clock now, until ctx ends; of several instances on one database,
+// the one that leases the sweep (as holder) runs it.
+func RunSweeps(ctx context.Context, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time, holder string) {
+	t := time.NewTicker(SweepInterval)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		srv, err := server(ctx)
+		if err != nil {
+			log.Error("retention sweep: backend unavailable", "error", err)
+			continue
+		}
+		if _, err := srv.Sweep(ctx, now(), holder); err != nil {
+			log.Error("retention sweep failed", "error", err)
+		}
+	}
+}
+
+// Sweep deletes the SCA flows, sessions and consents past their retention
+// if holder gets the sweep's lease; it reports whether it swept.
+func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (bool, error) {
+	ok, err := s.cfg.Store.Lease(ctx, "sweep", holder, now, SweepInterval/2)
+	if err != nil || !ok {
+		return false, err
+	}
+	n, err := s.cfg.Store.Sweep(ctx, now, store.DefaultRetention)
+	if err != nil {
+		return true, err
+	}
+	s.log.Info("retention sweep", slog.Int64("flows", n.Flows), slog.Int64("sessions", n.Sessions), slog.Int64("consents", n.Consents))
+	return true, nil
+}

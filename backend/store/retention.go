@@ -1,0 +1,72 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"time"
+)
+
+// Retention says how long rows are kept once they no longer serve: past
+// these ages they are deleted by Sweep, so that what clients send cannot
+// make the database grow without bound.
+type Retention struct {
+	// Flows: SCA flows, counted from their expiry (a flow expires 15
+	// minutes after it starts; a completed one's authorisation status is
+	// served until it is swept).
+	Flows time.Duration
+	// Sessions: TPP sessions, counted from the end of their validity.
+	Sessions time.Duration
+	// Consents: consents, counted from the end of their validity
+	// (revoked, terminated and expired ones alike: their status is served
+	// until they are swept).
+	Consents time.Duration
+}
+
+// DefaultRetention keeps expired flows a day, sessions a day and consents
+// 90 days past their validity.
+var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour, Consents: 90 * 24 * time.Hour}
+
+// Swept counts the rows a Sweep deleted.
+type Swept struct {
+	Flows, Sessions, Consents int64
+}
+
+// Sweep deletes the SCA flows, sessions and consents that ran out longer
+// ago than r says, as of now. Consents' accounts go with them (ON DELETE
+// CASCADE). It is idempotent: instances that sweep at once delete each row
+// once.
+func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error) {
+	const op = "sweep"
+	var out Swept
+	var err error
+	if out.Flows, err = s.exec(ctx, op, `DELETE FROM sca_flows WHERE expires_at < $1`, s.d.instant(now.Add(-r.Flows))); err != nil {
+		return out, err
+	}
+	if out.Sessions, err = s.exec(ctx, op, `DELETE FROM sessions WHERE valid_until < $1`, s.d.instant(now.Add(-r.Sessions))); err != nil {
+		return out, err
+	}
+	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {
+		return out, err
+	}
+	return out, nil
+}
+
+// Lease makes holder the one instance that runs the job name until
+// now+ttl, if no other holder's lease is running; it reports whether
+// holder has it. A holder renews its own lease by asking again. Instances
+// sharing a database thereby run each job once (a batch run per scheduled
+// time, one sweep at a time).
+func (s *sqlStore) Lease(ctx context.Context, name, holder string, now time.Time, ttl time.Duration) (bool, error) {
+	const op = "lease"
+	if name == "" || holder == "" || ttl <= 0 {
+		return false, fmt.Errorf("%w: %s: a name, a holder and a positive time are required", ErrInvalid, op)
+	}
+	n, err := s.exec(ctx, op, `INSERT INTO job_leases (name, holder, until) VALUES ($1, $2, $3)
+		ON CONFLICT (name) DO UPDATE SET holder = EXCLUDED.holder, until = EXCLUDED.until
+		WHERE job_leases.until <= $4 OR job_leases.holder = EXCLUDED.holder`,
+		name, holder, s.d.instant(now.Add(ttl)), s.d.instant(now))
+	if err != nil {
+		return false, err
+	}
+	return n == 1, nil
+}

@@ -1,0 +1,95 @@
+package store
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestSweep: flows, sessions and consents past their retention are
+// deleted, the others kept, on every backend; sweeping again deletes
+// nothing more.
+func TestSweep(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		const tpp = "PSDNO-FSA-111111111"
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		a := mustAccount(t, s, c.ID, "NO9312345678903")
+		oldFlow := &SCAFlow{TPP: tpp, TPPSessionID: "s", RedirectURI: "https://tpp.example/cb", Purpose: "consent", State: FlowPending,
+			CSRF: "x", ExpiresAt: now.Add(-25 * time.Hour)}
+		newFlow := &SCAFlow{TPP: tpp, TPPSessionID: "s", RedirectURI: "https://tpp.example/cb", Purpose: "consent", State: FlowPending,
+			CSRF: "y", ExpiresAt: now.Add(-23 * time.Hour)}
+		wantErr(t, "CreateSCAFlow old", s.CreateSCAFlow(ctx, oldFlow), nil)
+		wantErr(t, "CreateSCAFlow new", s.CreateSCAFlow(ctx, newFlow), nil)
+		wantErr(t, "CompleteSession old", s.CompleteSession(ctx, &Session{TPP: tpp, TPPSessionID: "old", CustomerID: c.ID, ValidUntil: now.Add(-25 * time.Hour)}), nil)
+		wantErr(t, "CompleteSession new", s.CompleteSession(ctx, &Session{TPP: tpp, TPPSessionID: "new", CustomerID: c.ID, ValidUntil: now.Add(-time.Hour)}), nil)
+		oldConsent := &Consent{TPP: tpp, CustomerID: c.ID, AccountIDs: []string{a.ID}, Status: ConsentExpired, ValidUntil: now.Add(-91 * 24 * time.Hour)}
+		newConsent := &Consent{TPP: tpp, CustomerID: c.ID, AccountIDs: []string{a.ID}, Status: ConsentValid, ValidUntil: now.Add(24 * time.Hour)}
+		wantErr(t, "CreateConsent old", s.CreateConsent(ctx, oldConsent), nil)
+		wantErr(t, "CreateConsent new", s.CreateConsent(ctx, newConsent), nil)
+
+		got, err := s.Sweep(ctx, now, DefaultRetention)
+		wantErr(t, "Sweep", err, nil)
+		if got != (Swept{Flows: 1, Sessions: 1, Consents: 1}) {
+			t.Fatalf("Sweep = %+v, want one of each", got)
+		}
+		if _, err := s.GetSCAFlow(ctx, oldFlow.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the old flow: %v", err)
+		}
+		if _, err := s.GetSCAFlow(ctx, newFlow.ID); err != nil {
+			t.Errorf("the recent flow: %v", err)
+		}
+		if _, err := s.GetSession(ctx, tpp, "old"); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the old session: %v", err)
+		}
+		if _, err := s.GetSession(ctx, tpp, "new"); err != nil {
+			t.Errorf("the recent session: %v", err)
+		}
+		if _, err := s.GetConsent(ctx, oldConsent.ID); !errors.Is(err, ErrNotFound) {
+			t.Errorf("the old consent: %v", err)
+		}
+		if k, err := s.GetConsent(ctx, newConsent.ID); err != nil || len(k.AccountIDs) != 1 {
+			t.Errorf("the valid consent: %+v %v", k, err)
+		}
+		if again, err := s.Sweep(ctx, now, DefaultRetention); err != nil || again != (Swept{}) {
+			t.Fatalf("a second Sweep: %+v %v", again, err)
+		}
+	})
+}
+
+// TestLease: of two instances on one database, one holds a job's lease
+// until it expires or is released by time; the holder renews it.
+func TestLease(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s1, s2 := db.open(t), db.open(t)
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		lease := func(s Store, holder string, at time.Time) bool {
+			t.Helper()
+			ok, err := s.Lease(ctx, "sweep", holder, at, time.Minute)
+			wantErr(t, "Lease", err, nil)
+			return ok
+		}
+		if !lease(s1, "a", now) {
+			t.Fatal("the first instance did not get a free lease")
+		}
+		if lease(s2, "b", now.Add(30*time.Second)) {
+			t.Fatal("a second instance got a running lease")
+		}
+		if !lease(s1, "a", now.Add(30*time.Second)) {
+			t.Fatal("the holder could not renew its lease")
+		}
+		if lease(s2, "b", now.Add(89*time.Second)) {
+			t.Fatal("the renewed lease was taken before it ran out")
+		}
+		if !lease(s2, "b", now.Add(91*time.Second)) {
+			t.Fatal("an expired lease was not taken over")
+		}
+		if ok, err := s1.Lease(ctx, "batch 2026-11-25 06:00", "a", now, time.Minute); err != nil || !ok {
+			t.Fatalf("another job's lease: %v %v", ok, err)
+		}
+		if _, err := s1.Lease(ctx, "", "a", now, time.Minute); !errors.Is(err, ErrInvalid) {
+			t.Fatalf("a lease without a name: %v", err)
+		}
+	})
+}
