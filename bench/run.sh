@@ -65,7 +65,7 @@ run_server_enforced() {
 	env BENCH_REPLAY_MODE=enforce bin/obgw run --config bench/obgw.Caddyfile --adapter caddyfile >"$tmp/enforce.log" 2>&1 &
 	local pid=$!
 	wait_port
-	load "obgw respond replay-enforced" respond "$CONNS" 700ms -pool 10000
+	load "obgw respond replay-enforced" respond "$CONNS" 500ms -pool 10000
 	kill "$pid"; wait "$pid" 2>/dev/null || true
 }
 run_server_enforced
