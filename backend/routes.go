@@ -102,6 +102,13 @@ func (s *Server) routes() {
 	// bound to the PSU's browser once identified, forms carry a token.
 	m.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
 	m.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
+
+	// The PSU's page of consents (psu_consents.go): identified as on the
+	// SCA page, bound to the browser, revokes a consent at the bank.
+	m.HandleFunc("GET "+psuBase, s.psuIdentifyPage)
+	m.HandleFunc("POST "+psuBase, s.psuIdentifySubmit)
+	m.HandleFunc("GET "+psuBase+"/{flowId}", s.psuPage)
+	m.HandleFunc("POST "+psuBase+"/{flowId}", s.psuSubmit)
 }
 
 // ServeHTTP routes the request. Unknown paths get 404 RESOURCE_UNKNOWN and
@@ -122,7 +129,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if !plausibleIDs(r.URL.EscapedPath()) {
 		// An id no resource of ours can have: answer as for an unknown
 		// one, alike on every store, without asking the store.
-		if strings.Contains(pattern, " /v1/sca/") {
+		if strings.Contains(pattern, " /v1/sca/") || strings.Contains(pattern, " "+psuBase+"/") {
 			w.Header().Set("Strict-Transport-Security", scaHSTS)
 			w.Header().Set("Cache-Control", "no-store")
 			http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)

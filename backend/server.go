@@ -51,6 +51,7 @@ type Server struct {
 	cfg Config
 	mux *http.ServeMux
 	log *slog.Logger
+	psu psuGuesses // wrong identification numbers on the PSU's page
 }
 
 // New returns a Server for cfg.

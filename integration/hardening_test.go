@@ -223,6 +223,16 @@ func TestProductionByDefault(t *testing.T) {
 	if resp.StatusCode == http.StatusOK || strings.Contains(string(b), "customerNumber") {
 		t.Fatalf("the SCA page of a deployment without OBGW_ENV offers the sandbox's mock identification: %d %s", resp.StatusCode, b)
 	}
+	// Nor does the PSU's page of consents.
+	resp, err = c.Get("https://" + g.addr + "/v1/psu/consents")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(string(b), "customerNumber") {
+		t.Fatalf("the PSU's page of consents without OBGW_ENV: %d %s", resp.StatusCode, b)
+	}
 }
 
 // TestListenerBindsWhatItSays: OBGW_LISTEN=localhost:<port> listens on the

@@ -110,6 +110,36 @@ func (s *sqlStore) ListConsents(ctx context.Context, tpp, customerID string) ([]
 	return out, nil
 }
 
+// ListCustomerConsents returns every consent customerID gave, to any TPP,
+// newest first: what the PSU sees on the bank's page of consents.
+func (s *sqlStore) ListCustomerConsents(ctx context.Context, customerID string) ([]Consent, error) {
+	const op = "list customer consents"
+	rows, err := s.q.QueryContext(ctx, `SELECT `+consentColumns+` FROM consents
+		WHERE customer_id = $1 ORDER BY created_at DESC, id`, customerID)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	var out []Consent
+	err = func() error {
+		defer rows.Close()
+		for rows.Next() {
+			var c Consent
+			if err := scanConsent(rows, &c); err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	}()
+	if err != nil || len(out) == 0 {
+		return nil, s.fail(op, err)
+	}
+	if err := s.loadConsentAccounts(ctx, out, `consent_id IN (SELECT id FROM consents WHERE customer_id = $1)`, customerID); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
 // loadConsentAccounts fills in the account ids of list, reading the
 // consent_accounts rows that match where.
 func (s *sqlStore) loadConsentAccounts(ctx context.Context, list []Consent, where string, args ...any) error {

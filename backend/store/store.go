@@ -150,6 +150,10 @@ type Store interface {
 	// the bank's operators (never served to TPPs).
 	ListTPPContacts(ctx context.Context) ([]TPPContacts, error)
 
+	// ListCustomerConsents returns every consent customerID gave, to any
+	// TPP, newest first.
+	ListCustomerConsents(ctx context.Context, customerID string) ([]Consent, error)
+
 	// Sweep deletes SCA flows, sessions and consents past their retention
 	// (retention.go).
 	Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error)

@@ -1,0 +1,281 @@
+package backend
+
+import (
+	"context"
+	"crypto/subtle"
+	"errors"
+	"html/template"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	lru "github.com/hashicorp/golang-lru/v2"
+	"golang.org/x/time/rate"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+// The PSU's page of consents: "The PSU can revoke consent at any time with
+// the bank." GET /v1/psu/consents asks the PSU to identify as the SCA page
+// does (in the sandbox, the customer number; production has no SCA
+// provider yet and answers 503, as the SCA page does); identifying opens a
+// page of the PSU's own, /v1/psu/consents/{id}, bound to that browser by a
+// secret cookie (the store keeps only its hash, in an SCA flow of purpose
+// PurposePSUConsents, swept like any flow), which lists every consent the
+// PSU gave, to any TPP, and revokes one on request: the TPP's next call
+// under it gets 401 CONSENT_EXPIRED. Nothing is stored before the PSU
+// identifies; wrong numbers are limited per client address.
+
+// PurposePSUConsents is the flow of the PSU's page of consents.
+const PurposePSUConsents = "psu-consents"
+
+var psuTemplate = template.Must(template.ParseFS(templateFiles, "templates/psu_consents.html"))
+
+// psuFormCookie is the double-submit token of the identification form,
+// before anything is stored; psuCookie binds the PSU's page to its browser.
+const (
+	psuFormCookie = "obgw_psu_form"
+	psuCookie     = "obgw_psu"
+	psuBase       = "/v1/psu/consents"
+)
+
+// psuGuesses limits wrong identification numbers per client address: 5,
+// then one more every 3 minutes; the 10,000 most recent addresses are
+// remembered. (Behind a separate gateway every PSU comes from the
+// gateway's address; the limit then holds for all of them together.)
+type psuGuesses struct {
+	once sync.Once
+	lru  *lru.Cache[string, *rate.Limiter]
+}
+
+// limiter returns addr's limiter.
+func (g *psuGuesses) limiter(addr string) *rate.Limiter {
+	g.once.Do(func() { g.lru, _ = lru.New[string, *rate.Limiter](10000) })
+	l, ok := g.lru.Get(addr)
+	if !ok {
+		l = rate.NewLimiter(rate.Every(3*time.Minute), 5)
+		g.lru.Add(addr, l)
+	}
+	return l
+}
+
+// blocked reports whether addr has no wrong guess left.
+func (g *psuGuesses) blocked(addr string) bool { return g.limiter(addr).Tokens() < 1 }
+
+// miss counts a wrong guess of addr.
+func (g *psuGuesses) miss(addr string) { g.limiter(addr).Allow() }
+
+type psuView struct {
+	Sandbox, Identify   bool
+	Action, CSRF, Error string
+	Customer            string
+	Consents            []psuConsent
+}
+
+type psuConsent struct {
+	ID, TPP, Context, Status, ValidUntil string
+	Accounts                             int
+	Revocable                            bool
+}
+
+// psuHeaders are the PSU pages' headers: never cached, never framed,
+// forms posting only to this page, HSTS.
+func psuHeaders(w http.ResponseWriter) {
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Cache-Control", "no-store")
+	h.Set("Strict-Transport-Security", scaHSTS)
+	h.Set("X-Frame-Options", "DENY")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
+}
+
+// psuIdentifyPage shows the identification form with a fresh form token.
+func (s *Server) psuIdentifyPage(w http.ResponseWriter, r *http.Request) {
+	s.psuIdentify(w, r, "")
+}
+
+func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem string) {
+	if !s.cfg.Sandbox {
+		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return
+	}
+	token, err := randomToken()
+	if err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	psuHeaders(w)
+	_ = psuTemplate.Execute(w, psuView{Sandbox: true, Identify: true, Action: psuBase, CSRF: token, Error: problem})
+}
+
+// psuIdentifySubmit identifies the PSU and opens its page.
+func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
+	if !s.cfg.Sandbox {
+		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+	if err := r.ParseForm(); err != nil {
+		scaError(w, "The form could not be read.", http.StatusBadRequest)
+		return
+	}
+	c, err := r.Cookie(psuFormCookie)
+	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) != 1 || len(c.Value) != tokenLength {
+		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		scaError(w, "This form has expired or did not come from the bank's page. Open the page again.", http.StatusForbidden)
+		return
+	}
+	addr := clientAddress(r)
+	if s.psu.blocked(addr) {
+		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
+		return
+	}
+	ctx := r.Context()
+	number := strings.TrimSpace(r.PostForm.Get("customerNumber"))
+	var cust *store.Customer
+	err = store.ErrNotFound
+	if plausibleValue(number) {
+		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, number)
+	}
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	if err != nil || cust.Type != store.CustomerPrivate {
+		s.psu.miss(addr)
+		s.psuIdentify(w, r, "Unknown identification number. Check it and try again.")
+		return
+	}
+	secret, err1 := randomToken()
+	csrf, err2 := randomToken()
+	if err1 != nil || err2 != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	f := &store.SCAFlow{TPP: "bank", TPPSessionID: "psu", Purpose: PurposePSUConsents, State: store.FlowPending,
+		CustomerID: cust.ID, CSRF: csrf, SessionHash: sessionHash(secret), ExpiresAt: s.cfg.Now().Add(FlowLifetime)}
+	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: psuBase, MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: psuBase + "/" + f.ID, MaxAge: int(FlowLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
+	http.Redirect(w, r, psuBase+"/"+f.ID, http.StatusSeeOther)
+}
+
+// clientAddress is the host of the request's remote address.
+func clientAddress(r *http.Request) string {
+	if i := strings.LastIndexByte(r.RemoteAddr, ':'); i > 0 {
+		return r.RemoteAddr[:i]
+	}
+	return r.RemoteAddr
+}
+
+// psuPageOf returns the PSU's page of the path, when this browser holds it.
+func (s *Server) psuPageOf(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
+	if !s.cfg.Sandbox {
+		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return nil, false
+	}
+	f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("flowId"))
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return nil, false
+	}
+	c, cerr := r.Cookie(psuCookie)
+	if err != nil || f.Purpose != PurposePSUConsents || f.State != store.FlowPending || cerr != nil ||
+		subtle.ConstantTimeCompare([]byte(sessionHash(c.Value)), []byte(f.SessionHash)) != 1 {
+		scaError(w, "This page is unknown or belongs to another browser. Open the page of your consents again.", http.StatusNotFound)
+		return nil, false
+	}
+	if !s.cfg.Now().Before(f.ExpiresAt) {
+		scaError(w, "This page has expired. Open the page of your consents again.", http.StatusGone)
+		return nil, false
+	}
+	return f, true
+}
+
+// psuPage lists the PSU's consents.
+func (s *Server) psuPage(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.psuPageOf(w, r)
+	if !ok {
+		return
+	}
+	s.renderPSU(w, r.Context(), f, "")
+}
+
+func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.SCAFlow, problem string) {
+	cust, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
+	if err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	ks, err := s.cfg.Store.ListCustomerConsents(ctx, f.CustomerID)
+	if err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	now := s.cfg.Now()
+	v := psuView{Sandbox: true, Action: psuBase + "/" + f.ID, CSRF: f.CSRF, Error: problem, Customer: cust.Name}
+	for _, k := range ks {
+		status := k.Status
+		if status == store.ConsentValid && !now.Before(k.ValidUntil) {
+			status = store.ConsentExpired
+		}
+		c := psuConsent{ID: k.ID, TPP: k.TPP, Context: k.Context, Status: status, Accounts: len(k.AccountIDs),
+			Revocable: status == store.ConsentValid}
+		if !k.ValidUntil.IsZero() {
+			c.ValidUntil = k.ValidUntil.UTC().Format(time.DateOnly)
+		}
+		v.Consents = append(v.Consents, c)
+	}
+	psuHeaders(w)
+	_ = psuTemplate.Execute(w, v)
+}
+
+// psuSubmit revokes one of the PSU's valid consents.
+func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
+	f, ok := s.psuPageOf(w, r)
+	if !ok {
+		return
+	}
+	r.Body = http.MaxBytesReader(w, r.Body, 4<<10)
+	if err := r.ParseForm(); err != nil || r.PostForm.Get("step") != "revoke" ||
+		subtle.ConstantTimeCompare([]byte(r.PostForm.Get("csrf")), []byte(f.CSRF)) != 1 {
+		scaError(w, "This form has expired or did not come from the bank's page. Open the page again.", http.StatusForbidden)
+		return
+	}
+	ctx := r.Context()
+	id := r.PostForm.Get("consentId")
+	var k *store.Consent
+	err := store.ErrNotFound
+	if plausibleValue(id) {
+		k, err = s.cfg.Store.GetConsent(ctx, id)
+	}
+	switch {
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	case err != nil || k.CustomerID != f.CustomerID:
+		s.renderPSU(w, ctx, f, "Choose one of your consents.")
+		return
+	case k.Status != store.ConsentValid || !s.cfg.Now().Before(k.ValidUntil):
+		s.renderPSU(w, ctx, f, "This consent has already ended ("+k.Status+").")
+		return
+	}
+	if err := s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentRevokedByPSU); err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	http.Redirect(w, r, psuBase+"/"+f.ID, http.StatusSeeOther)
+}
