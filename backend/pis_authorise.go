@@ -170,11 +170,11 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		return errPaymentState
 	}
 	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.Debtor.IBAN, in.Debtor.BBAN)
-	if err == nil && s.viewOnly(ctx, f, debtor) {
-		return errViewOnly
-	}
-	if err != nil || !s.mayDebit(ctx, f, debtor) {
+	if err != nil {
 		return errNotPSUAccount
+	}
+	if err := s.debitRight(ctx, f, debtor); err != nil {
+		return err
 	}
 	// A currency the bank does not exchange into the account's can never
 	// be executed: refuse it now. A rate source that is down only delays
@@ -222,40 +222,35 @@ func heldScenario(in instruction) bool {
 	return false
 }
 
-// mayDebit reports whether the flow's PSU may pay from account: its own
-// (private) or one it has REGISTER rights on under the chosen agreement.
-func (s *Server) mayDebit(ctx context.Context, f *store.SCAFlow, account *store.Account) bool {
+// debitRight says whether the flow's PSU may pay from account: its own
+// (private), or one it has REGISTER rights on under the chosen agreement;
+// errViewOnly when the agreement lets it only view the account,
+// errNotPSUAccount otherwise.
+func (s *Server) debitRight(ctx context.Context, f *store.SCAFlow, account *store.Account) error {
 	if f.Context != "CORPORATE" {
-		return account.CustomerID == f.CustomerID
+		if account.CustomerID == f.CustomerID {
+			return nil
+		}
+		return errNotPSUAccount
 	}
 	ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
 	if err != nil {
-		return false
+		return errNotPSUAccount
 	}
+	viewer := false
 	for _, e := range ag.Engagements {
-		if e.CustomerID == f.CustomerID && e.AccountID == account.ID && hasRoles(e.Roles, "REGISTER") {
-			return true
+		if e.CustomerID != f.CustomerID || e.AccountID != account.ID {
+			continue
 		}
-	}
-	return false
-}
-
-// viewOnly reports whether, in the flow's corporate context, the PSU may
-// view account but not pay from it (VIEW without REGISTER).
-func (s *Server) viewOnly(ctx context.Context, f *store.SCAFlow, account *store.Account) bool {
-	if f.Context != "CORPORATE" {
-		return false
-	}
-	ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
-	if err != nil {
-		return false
-	}
-	for _, e := range ag.Engagements {
-		if e.CustomerID == f.CustomerID && e.AccountID == account.ID && hasRoles(e.Roles, "VIEW") && !hasRoles(e.Roles, "REGISTER") {
-			return true
+		if hasRoles(e.Roles, "REGISTER") {
+			return nil
 		}
+		viewer = viewer || hasRoles(e.Roles, "VIEW")
 	}
-	return false
+	if viewer {
+		return errViewOnly
+	}
+	return errNotPSUAccount
 }
 
 // rejectPayments marks the flow's payments still awaiting SCA as rejected

@@ -116,7 +116,7 @@ func (s *Server) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error 
 		return errNotCancellable
 	}
 	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
-	if err != nil || !s.mayDebit(ctx, f, debtor) {
+	if err != nil || s.debitRight(ctx, f, debtor) != nil {
 		return errNotPSUAccount
 	}
 	return movePayment(ctx, s.cfg.Store, p, StatusCancelled)

@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/obgw/obgw/backend/sandbox"
-	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -107,5 +106,4 @@ func TestPSURevocationPageProduction(t *testing.T) {
 			t.Fatalf("%s in production: %d", m, resp.StatusCode)
 		}
 	}
-	var _ store.Store = h.st
 }

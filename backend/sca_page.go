@@ -180,7 +180,7 @@ func origin(raw string) string {
 // its own accounts and card accounts (PRIVATE), or the accounts of the
 // chosen agreement it may view (CORPORATE: VIEW; "the bank may drop
 // payment permission on an account that stays readable", so paying from
-// one also needs REGISTER, see mayDebit).
+// one also needs REGISTER, see debitRight).
 func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice, error) {
 	var accounts []store.Account
 	if f.Context == "CORPORATE" {

@@ -96,16 +96,24 @@ func TestPSUNotPresentLimit(t *testing.T) {
 	}
 }
 
-// TestLimitSharedByTwoGateways: two gateway processes on one Redis (and one
-// database) enforce one limit: 4 calls spread over both, the 5th refused
-// by either.
-func TestLimitSharedByTwoGateways(t *testing.T) {
+// twoGatewaysOnOneRedis starts two gateways on one Redis and one database
+// and returns a consented TPP session on each and the balances path of the
+// consented account.
+func twoGatewaysOnOneRedis(t *testing.T) (s1, s2 *tppSession, balances string) {
+	t.Helper()
 	env := append(databaseEnv(t, "sqlite"), "OBGW_REDIS_URL="+redisURL(t))
 	g1 := startGateway(t, "Caddyfile", env...)
 	g2 := startGateway(t, "Caddyfile", env...)
 	s1, account := consented(t, g1)
-	s2 := &tppSession{t: t, g: g2, c: s1.c, tpp: s1.tpp, sid: s1.sid, psuID: s1.psuID}
-	balances := "/v1/accounts/" + account + "/balances"
+	s2 = &tppSession{t: t, g: g2, c: s1.c, tpp: s1.tpp, sid: s1.sid, psuID: s1.psuID}
+	return s1, s2, "/v1/accounts/" + account + "/balances"
+}
+
+// TestLimitSharedByTwoGateways: two gateway processes on one Redis (and one
+// database) enforce one limit: 4 calls spread over both, the 5th refused
+// by either.
+func TestLimitSharedByTwoGateways(t *testing.T) {
+	s1, s2, balances := twoGatewaysOnOneRedis(t)
 	for i, s := range []*tppSession{s1, s2, s1, s2} {
 		if got := s.call("GET", balances, false); got.status != 200 {
 			t.Fatalf("call %d: %d %s", i+1, got.status, got.body)
@@ -160,12 +168,7 @@ func TestRedisDown(t *testing.T) {
 // on one Redis counted them: four refused calls, then four served ones,
 // then the fifth served one is 429.
 func TestRefusedCallsDoNotCount(t *testing.T) {
-	env := append(databaseEnv(t, "sqlite"), "OBGW_REDIS_URL="+redisURL(t))
-	g1 := startGateway(t, "Caddyfile", env...)
-	g2 := startGateway(t, "Caddyfile", env...)
-	s1, account := consented(t, g1)
-	s2 := &tppSession{t: t, g: g2, c: s1.c, tpp: s1.tpp, sid: s1.sid, psuID: s1.psuID}
-	balances := "/v1/accounts/" + account + "/balances"
+	s1, s2, balances := twoGatewaysOnOneRedis(t)
 	// A PSU-Corporate-ID that names no agreement of the PSU: the backend
 	// refuses the call (400 CORPORATE_ID_INVALID) after the gateway let it
 	// through.

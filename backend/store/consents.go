@@ -78,44 +78,20 @@ func (s *sqlStore) GetConsent(ctx context.Context, id string) (*Consent, error) 
 
 // ListConsents returns the consents of tpp for customerID, newest first.
 func (s *sqlStore) ListConsents(ctx context.Context, tpp, customerID string) ([]Consent, error) {
-	const op = "list consents"
-	rows, err := s.q.QueryContext(ctx, `SELECT `+consentColumns+` FROM consents
-		WHERE tpp = $1 AND customer_id = $2 ORDER BY created_at DESC, id`, tpp, customerID)
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	var out []Consent
-	err = func() error {
-		defer rows.Close()
-		for rows.Next() {
-			var c Consent
-			if err := scanConsent(rows, &c); err != nil {
-				return err
-			}
-			out = append(out, c)
-		}
-		return rows.Err()
-	}()
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	if len(out) == 0 {
-		return nil, nil
-	}
-	err = s.loadConsentAccounts(ctx, out,
-		`consent_id IN (SELECT id FROM consents WHERE tpp = $1 AND customer_id = $2)`, tpp, customerID)
-	if err != nil {
-		return nil, s.fail(op, err)
-	}
-	return out, nil
+	return s.listConsents(ctx, "list consents", `tpp = $1 AND customer_id = $2`, tpp, customerID)
 }
 
 // ListCustomerConsents returns every consent customerID gave, to any TPP,
 // newest first: what the PSU sees on the bank's page of consents.
 func (s *sqlStore) ListCustomerConsents(ctx context.Context, customerID string) ([]Consent, error) {
-	const op = "list customer consents"
+	return s.listConsents(ctx, "list customer consents", `customer_id = $1`, customerID)
+}
+
+// listConsents returns the consents matching where, newest first, with
+// their accounts.
+func (s *sqlStore) listConsents(ctx context.Context, op, where string, args ...any) ([]Consent, error) {
 	rows, err := s.q.QueryContext(ctx, `SELECT `+consentColumns+` FROM consents
-		WHERE customer_id = $1 ORDER BY created_at DESC, id`, customerID)
+		WHERE `+where+` ORDER BY created_at DESC, id`, args...)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}
@@ -134,7 +110,7 @@ func (s *sqlStore) ListCustomerConsents(ctx context.Context, customerID string) 
 	if err != nil || len(out) == 0 {
 		return nil, s.fail(op, err)
 	}
-	if err := s.loadConsentAccounts(ctx, out, `consent_id IN (SELECT id FROM consents WHERE customer_id = $1)`, customerID); err != nil {
+	if err := s.loadConsentAccounts(ctx, out, `consent_id IN (SELECT id FROM consents WHERE `+where+`)`, args...); err != nil {
 		return nil, s.fail(op, err)
 	}
 	return out, nil

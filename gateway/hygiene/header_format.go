@@ -8,13 +8,15 @@ import (
 // CheckUUID checks that v is a UUID in the canonical 8-4-4-4-12 hex form,
 // in either case and of any version.
 func CheckUUID(name, v string) error {
-	if !isUUID(v) {
+	if !IsUUID(v) {
 		return &Error{Path: name, Text: "not a UUID; send 8-4-4-4-12 hex digits such as 99391c7e-ad88-49ec-a2ad-99ddcb1f7721"}
 	}
 	return nil
 }
 
-func isUUID(v string) bool {
+// IsUUID reports whether v is a UUID in the canonical 8-4-4-4-12 hex
+// form, in either case and of any version.
+func IsUUID(v string) bool {
 	if len(v) != 36 {
 		return false
 	}

@@ -1,6 +1,10 @@
 package limits
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/obgw/obgw/gateway/hygiene"
+)
 
 // MaxResourceIDBytes bounds the resource id part of a key. Resource ids are
 // opaque ("enc!!" and 24 characters of URL-safe base64 today, 29 bytes).
@@ -24,7 +28,7 @@ func (e *KeyPartError) Error() string { return e.Part + ": " + e.Text }
 // 8-4-4-4-12 hex form, or empty (a PSU-not-present call may name no PSU;
 // the backend then answers it without data).
 func CheckKeyParts(psuID, resourceID string) error {
-	if psuID != "" && !isUUID(psuID) {
+	if psuID != "" && !hygiene.IsUUID(psuID) {
 		return &KeyPartError{Part: "PSU-ID", Text: "not a UUID; send the PSU-ID the bank's redirect gave, 8-4-4-4-12 hex digits"}
 	}
 	switch {
@@ -49,23 +53,4 @@ func isIDByte(c byte) bool {
 		return true
 	}
 	return false
-}
-
-func isUUID(v string) bool {
-	if len(v) != 36 {
-		return false
-	}
-	for i := 0; i < 36; i++ {
-		c := v[i]
-		if i == 8 || i == 13 || i == 18 || i == 23 {
-			if c != '-' {
-				return false
-			}
-			continue
-		}
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
