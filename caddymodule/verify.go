@@ -200,14 +200,15 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	req := gateway.Request{HTTP: r}
 	// The body is read only once the request is authenticated (see
 	// gateway.Request.ReadBody); its bytes count against the app's body
-	// budget until the request is answered.
-	body := bodyRead{budget: v.bodies}
-	defer body.release()
+	// budget until the request is answered. A request without a body
+	// allocates nothing for it.
 	if hasBody(r) {
 		if r.ContentLength > v.MaxBody {
 			tooLarge(v.MaxBody).Write(w)
 			return nil
 		}
+		body := &bodyRead{budget: v.bodies}
+		defer body.release()
 		req.ReadBody = func() ([]byte, *bgerror.Error) {
 			return body.read(w, r, v.MaxBody, time.Duration(v.BodyTimeout))
 		}
