@@ -19,6 +19,9 @@ type migration struct {
 	// stmts are run in order in one transaction; {{instant}} is replaced by
 	// the dialect's instant column type.
 	stmts []string
+	// then, when set, runs in the same transaction after stmts, for a step
+	// that rewrites rows with Go code.
+	then func(ctx context.Context, tx *sql.Tx) error
 }
 
 // migrate applies the migrations not yet recorded, each in its own
@@ -69,6 +72,11 @@ func (s *sqlStore) applyMigration(ctx context.Context, tx *sql.Tx, schema string
 	}
 	for _, stmt := range m.stmts {
 		if _, err := tx.ExecContext(ctx, s.d.ddl(stmt)); err != nil {
+			return err
+		}
+	}
+	if m.then != nil {
+		if err := m.then(ctx, tx); err != nil {
 			return err
 		}
 	}

@@ -98,7 +98,9 @@ type Transaction struct {
 	// BookingDate and ValueDate are civil dates (YYYY-MM-DD).
 	BookingDate, ValueDate string
 	// Details holds the rest of the transaction (remittance information,
-	// counterparties, card fields) as the JSON object to serve.
+	// counterparties, card fields) as the JSON object to serve: whole from
+	// GetTransaction, only the members its listing shows from
+	// ListTransactions (see listMembers).
 	Details json.RawMessage
 	// CreatedAt orders transactions of the same booking date.
 	CreatedAt time.Time

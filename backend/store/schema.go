@@ -296,4 +296,14 @@ var migrations = []migration{{
 		`CREATE INDEX sessions_valid_until ON sessions (valid_until)`,
 		`CREATE INDEX consents_valid_until ON consents (valid_until)`,
 	},
+}, {
+	version: 8,
+	name:    "transactions: the list view apart from the details",
+	// details keeps the members a listing shows, details_extra the rest
+	// (see listMembers); transactions stored before this step are split
+	// by splitStoredDetails.
+	stmts: []string{
+		`ALTER TABLE transactions ADD COLUMN details_extra TEXT`,
+	},
+	then: splitStoredDetails,
 }}

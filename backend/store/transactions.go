@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"time"
 )
@@ -31,8 +32,8 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 			return nil
 		}
 		stmt, err := tx.PrepareContext(ctx, `INSERT INTO transactions
-			(id, account_id, booked, amount, currency, booking_date, value_date, details, created_at)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`)
+			(id, account_id, booked, amount, currency, booking_date, value_date, details, details_extra, created_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`)
 		if err != nil {
 			return err
 		}
@@ -45,7 +46,10 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 			if err := checkDate("transaction value date", t.ValueDate); err != nil {
 				return fmt.Errorf("transaction %d: %w", i, err)
 			}
-			details, err := jsonArg("transaction details", t.Details)
+			if _, err := jsonArg("transaction details", t.Details); err != nil {
+				return fmt.Errorf("transaction %d: %w", i, err)
+			}
+			list, extra, err := splitDetails(t.Details)
 			if err != nil {
 				return fmt.Errorf("transaction %d: %w", i, err)
 			}
@@ -54,7 +58,7 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 				created[i] = now.Add(time.Duration(i) * time.Microsecond)
 			}
 			if _, err := stmt.ExecContext(ctx, ids[i], accountID, t.Booked, t.Amount, t.Currency,
-				t.BookingDate, t.ValueDate, details, s.d.instant(created[i])); err != nil {
+				t.BookingDate, t.ValueDate, textArg(list), textArg(extra), s.d.instant(created[i])); err != nil {
 				return err
 			}
 		}
@@ -204,16 +208,27 @@ func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Trans
 	return out, rows.Err()
 }
 
-// GetTransaction returns one transaction of an account; a transaction of
+// GetTransaction returns one transaction of an account with its whole
+// details (ListTransactions gives the lighter list view); a transaction of
 // another account is ErrNotFound.
 func (s *sqlStore) GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error) {
 	t := Transaction{AccountID: accountID}
-	err := s.q.QueryRowContext(ctx, `SELECT id, booked, amount, currency, booking_date, value_date, details, created_at
+	var extra json.RawMessage
+	err := s.q.QueryRowContext(ctx, `SELECT id, booked, amount, currency, booking_date, value_date, details, details_extra, created_at
 		FROM transactions WHERE account_id = $1 AND id = $2`, accountID, id).
 		Scan(&t.ID, &t.Booked, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
-			jsonScan{&t.Details}, instantScan{&t.CreatedAt})
+			jsonScan{&t.Details}, jsonScan{&extra}, instantScan{&t.CreatedAt})
 	if err != nil {
 		return nil, s.fail("get transaction", err)
 	}
+	t.Details = joinDetails(t.Details, extra)
 	return &t, nil
+}
+
+// textArg is a JSON value's column argument: NULL when empty.
+func textArg(j json.RawMessage) any {
+	if len(j) == 0 {
+		return nil
+	}
+	return string(j)
 }
