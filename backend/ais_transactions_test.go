@@ -61,6 +61,9 @@ func TestTransactionListIsLighterThroughHTTP(t *testing.T) {
 			t.Fatal(err)
 		}
 		accs, _ := h.st.ListCustomerAccounts(context.Background(), c.ID)
+		for accs[0].Kind != store.KindAccount {
+			accs = accs[1:]
+		}
 		tx := []store.Transaction{{Booked: true, Amount: -4200, Currency: accs[0].Currency,
 			BookingDate: h.clk.now().Format(time.DateOnly), ValueDate: h.clk.now().Format(time.DateOnly),
 			Details: json.RawMessage(`{"creditorName":"Kiwi","creditorAccount":{"bban":"12345678903"},"purposeCode":"GDSV"}`)}}

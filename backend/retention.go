@@ -14,8 +14,9 @@ const SweepInterval = 10 * time.Minute
 
 // RunSweeps deletes the rows past their retention every SweepInterval, on
 // the clock now, until ctx ends; of several instances on one database,
-// the one that leases the sweep (as holder) runs it.
-func RunSweeps(ctx context.Context, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time, holder string) {
+// the one that leases the sweep (as holder) runs it, and tells observe
+// (when not nil) what it deleted.
+func RunSweeps(ctx context.Context, server func(context.Context) (*Server, error), log *slog.Logger, now func() time.Time, holder string, observe func(store.Swept)) {
 	t := time.NewTicker(SweepInterval)
 	defer t.Stop()
 	for {
@@ -29,23 +30,29 @@ func RunSweeps(ctx context.Context, server func(context.Context) (*Server, error
 			log.Error("retention sweep: backend unavailable", "error", err)
 			continue
 		}
-		if _, err := srv.Sweep(ctx, now(), holder); err != nil {
+		n, ran, err := srv.Sweep(ctx, now(), holder)
+		if err != nil {
 			log.Error("retention sweep failed", "error", err)
+		}
+		if ran && observe != nil {
+			observe(n)
 		}
 	}
 }
 
-// Sweep deletes the SCA flows, sessions and consents past their retention
-// if holder gets the sweep's lease; it reports whether it swept.
-func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (bool, error) {
+// Sweep deletes the SCA flows, sessions, consents and sealing keys past
+// their retention if holder gets the sweep's lease; it reports what it
+// deleted and whether it swept.
+func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store.Swept, bool, error) {
 	ok, err := s.cfg.Store.Lease(ctx, "sweep", holder, now, SweepInterval/2)
 	if err != nil || !ok {
-		return false, err
+		return store.Swept{}, false, err
 	}
 	n, err := s.cfg.Store.Sweep(ctx, now, store.DefaultRetention)
 	if err != nil {
-		return true, err
+		return n, true, err
 	}
-	s.log.Info("retention sweep", slog.Int64("flows", n.Flows), slog.Int64("sessions", n.Sessions), slog.Int64("consents", n.Consents))
-	return true, nil
+	s.log.Info("retention sweep", slog.Int64("flows", n.Flows), slog.Int64("sessions", n.Sessions),
+		slog.Int64("consents", n.Consents), slog.Int64("sealing_keys", n.SealingKeys))
+	return n, true, nil
 }

@@ -23,17 +23,17 @@ func TestSweepOnce(t *testing.T) {
 		a := New(Config{Store: h.st, Tokens: ver, Now: h.clk.now})
 		other := New(Config{Store: h.st, Tokens: ver, Now: h.clk.now})
 		later := h.clk.now().Add(48 * time.Hour)
-		swept, err := a.Sweep(context.Background(), later, "instance-a")
+		_, swept, err := a.Sweep(context.Background(), later, "instance-a")
 		if err != nil || !swept {
 			t.Fatalf("first instance: %v %v", swept, err)
 		}
 		if _, err := h.st.GetSCAFlow(context.Background(), id); !errors.Is(err, store.ErrNotFound) {
 			t.Fatalf("the expired flow after the sweep: %v", err)
 		}
-		if swept, err := other.Sweep(context.Background(), later.Add(time.Minute), "instance-b"); err != nil || swept {
+		if _, swept, err := other.Sweep(context.Background(), later.Add(time.Minute), "instance-b"); err != nil || swept {
 			t.Fatalf("second instance within the lease: %v %v", swept, err)
 		}
-		if swept, err := other.Sweep(context.Background(), later.Add(SweepInterval), "instance-b"); err != nil || !swept {
+		if _, swept, err := other.Sweep(context.Background(), later.Add(SweepInterval), "instance-b"); err != nil || !swept {
 			t.Fatalf("second instance after the lease: %v %v", swept, err)
 		}
 	})

@@ -100,6 +100,7 @@ func (s *Server) routes() {
 
 	// The PSU-facing SCA page (sca_*.go): no context token; the flow is
 	// bound to the PSU's browser once identified, forms carry a token.
+	m.HandleFunc("GET "+sealedBase+"{sealed}", s.scaOpenSealed)
 	m.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
 	m.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
 
@@ -126,13 +127,18 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
 		return
 	}
+	if pattern == "GET "+sealedBase+"{sealed}" {
+		// A sealed link is longer than an id; the sealer bounds it.
+		s.mux.ServeHTTP(w, r)
+		return
+	}
 	if !plausibleIDs(r.URL.EscapedPath()) {
 		// An id no resource of ours can have: answer as for an unknown
 		// one, alike on every store, without asking the store.
 		if strings.Contains(pattern, " /v1/sca/") || strings.Contains(pattern, " "+psuBase+"/") {
 			w.Header().Set("Strict-Transport-Security", scaHSTS)
 			w.Header().Set("Cache-Control", "no-store")
-			http.Error(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
+			http.Error(w, errUnknownLink, http.StatusNotFound)
 			return
 		}
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)

@@ -29,14 +29,20 @@ const (
 	PurposeCancellation = "cancellation"
 )
 
-// scaRequired starts a new SCA flow for the request and returns the 401
-// CONSENT_INVALID (or CONSENT_EXPIRED) error carrying its scaRedirect link.
+// scaRequired returns the 401 CONSENT_INVALID (or CONSENT_EXPIRED) error
+// carrying the scaRedirect link of a new SCA flow for the request. The
+// flow is sealed into the link, not stored (sca_seal.go): a request
+// without consent writes nothing.
 func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
-	f, err := s.startFlow(ctx, r, c, PurposeConsent, "", true)
-	if err != nil {
-		return err
+	f, e := s.newFlow(r, c, PurposeConsent, "", true)
+	if e != nil {
+		return e
 	}
-	return bgerror.New(code, text).WithSCARedirect(scaHref(f.ID))
+	token, err := s.seal.seal(ctx, f)
+	if err != nil {
+		return s.storeError(err, "the SCA link")
+	}
+	return bgerror.New(code, text).WithSCARedirect(sealedBase + token)
 }
 
 // startFlow creates a pending SCA flow bound to the TPP, its session id and
@@ -44,6 +50,18 @@ func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext
 // present call that finds the consent expired) get a flow with a session id
 // made by the bank; the success redirect hands it to the TPP.
 func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
+	f, e := s.newFlow(r, c, purpose, resourceID, anySession)
+	if e != nil {
+		return nil, e
+	}
+	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
+		return nil, s.storeError(err, "the SCA flow")
+	}
+	return f, nil
+}
+
+// newFlow is startFlow's flow, not yet stored.
+func (s *Server) newFlow(r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
 	redirect := r.Header.Get("Tpp-Redirect-Uri")
 	if redirect == "" {
 		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is required: SCA may be demanded at any time")
@@ -68,15 +86,11 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 		}
 		sessionID = "bank-" + token[:22]
 	}
-	f := &store.SCAFlow{
+	return &store.SCAFlow{
 		TPP: c.TPP, TPPSessionID: sessionID, RedirectURI: redirect,
 		Purpose: purpose, ResourceID: resourceID, State: store.FlowPending,
 		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
-	}
-	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
-		return nil, s.storeError(err, "the SCA flow")
-	}
-	return f, nil
+	}, nil
 }
 
 // Bounds of the headers an SCA flow keeps, as the gateway's (README,

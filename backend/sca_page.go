@@ -76,7 +76,7 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 	f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue("flowId"))
 	switch {
 	case errors.Is(err, store.ErrNotFound), err == nil && f.Purpose == PurposePSUConsents:
-		scaError(w, "This authorisation link is unknown. Start again from the service you came from.", http.StatusNotFound)
+		scaError(w, errUnknownLink, http.StatusNotFound)
 		return nil, false
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

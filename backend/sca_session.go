@@ -117,6 +117,7 @@ func scaError(w http.ResponseWriter, message string, status int) {
 
 // Messages of the SCA pages' errors.
 const (
+	errUnknownLink = "This authorisation link is unknown. Start again from the service you came from."
 	errUnavailable = "The bank's systems are temporarily unavailable. Try again in a moment."
 	errFinished    = "This authorisation is already finished. Return to the service you came from."
 )

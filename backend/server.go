@@ -48,10 +48,11 @@ type Config struct {
 
 // Server is the backend's HTTP handler.
 type Server struct {
-	cfg Config
-	mux *http.ServeMux
-	log *slog.Logger
-	psu psuGuesses // wrong identification numbers on the PSU's page
+	cfg  Config
+	mux  *http.ServeMux
+	log  *slog.Logger
+	psu  psuGuesses // wrong identification numbers on the PSU's page
+	seal *sealer    // sealed SCA links (sca_seal.go)
 }
 
 // New returns a Server for cfg.
@@ -68,7 +69,7 @@ func New(cfg Config) *Server {
 			cfg.Rates = fx.Sandbox{}
 		}
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger}
+	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
 	s.routes()
 	return s
 }

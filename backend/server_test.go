@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -45,6 +46,7 @@ type harness struct {
 	clk    *clock
 	issuer *tppcontext.Issuer
 	st     store.Store
+	sealed bool // srv was replaced by sealHarness's
 }
 
 // stores returns the store URLs every backend test runs against: embedded
@@ -189,8 +191,13 @@ func (p *psu) open(href string) string {
 	return string(b)
 }
 
-// submit posts form values with the page's CSRF token; it returns the final
-// response (the page after a same-site redirect, or the redirect to the TPP).
+var formAction = regexp.MustCompile(`<form method="post" action="([^"]+)"`)
+
+// submit posts form values with the page's CSRF token to the page's form
+// action, as a browser does (href when the page has none: the link it was
+// opened at, whose flow page a sealed link redirects to); it returns the
+// final response (the page after a same-site redirect, or the redirect to
+// the TPP).
 func (p *psu) submit(href, page string, form url.Values) *http.Response {
 	p.h.t.Helper()
 	m := csrfField.FindStringSubmatch(page)
@@ -198,6 +205,9 @@ func (p *psu) submit(href, page string, form url.Values) *http.Response {
 		p.h.t.Fatalf("no csrf field in %s", page)
 	}
 	form.Set("csrf", m[1])
+	if a := formAction.FindStringSubmatch(page); a != nil {
+		href = html.UnescapeString(a[1])
+	}
 	resp, err := p.client.PostForm(p.h.srv.URL+href, form)
 	if err != nil {
 		p.h.t.Fatal(err)

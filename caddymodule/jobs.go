@@ -81,7 +81,7 @@ func (j *jobs) start(a *App) {
 		j.wg.Add(1)
 		go func() {
 			defer j.wg.Done()
-			backend.RunSweeps(ctx, server, a.slog, now, instance)
+			backend.RunSweeps(ctx, server, a.slog, now, instance, a.metrics.swept)
 		}()
 	}
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/gateway"
 )
 
@@ -21,6 +22,8 @@ type metrics struct {
 	byCheck  [gateway.NumChecks][gateway.NumDecisions][2]prometheus.Counter
 	rejects  *prometheus.CounterVec
 	duration prometheus.Histogram
+	// deleted counts the rows the retention sweep deleted, by kind.
+	deleted *prometheus.CounterVec
 }
 
 func newMetrics(reg prometheus.Registerer) (*metrics, error) {
@@ -38,6 +41,10 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			Help:    "Time spent verifying a request (all checks).",
 			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 10e-3, 50e-3},
 		}),
+		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "retention_deleted_total",
+			Help: "Rows the retention sweep deleted, by kind (sca_flows, sessions, consents, sealing_keys).",
+		}, []string{"kind"}),
 	}
 	for _, c := range gateway.Checks() {
 		for d := 1; d < gateway.NumDecisions; d++ {
@@ -49,7 +56,7 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 	if reg == nil {
 		return m, nil
 	}
-	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration} {
+	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration, m.deleted} {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if !errors.As(err, &are) {
@@ -76,4 +83,15 @@ func (m *metrics) observe(out *gateway.Outcome, p *gateway.Policy, took time.Dur
 		m.rejects.WithLabelValues(out.Err.Code).Inc()
 	}
 	m.duration.Observe(took.Seconds())
+}
+
+// swept counts what one retention sweep deleted.
+func (m *metrics) swept(n store.Swept) {
+	if m == nil {
+		return
+	}
+	m.deleted.WithLabelValues("sca_flows").Add(float64(n.Flows))
+	m.deleted.WithLabelValues("sessions").Add(float64(n.Sessions))
+	m.deleted.WithLabelValues("consents").Add(float64(n.Consents))
+	m.deleted.WithLabelValues("sealing_keys").Add(float64(n.SealingKeys))
 }

@@ -86,6 +86,9 @@ func psuBrowser(t *testing.T, g *gateway, href, number string, accounts int) url
 			t.Fatal(err)
 		}
 		defer resp.Body.Close()
+		// A sealed link (a request without consent) redirects to its
+		// flow's page, where the forms post.
+		href = resp.Request.URL.Path
 		b, _ := io.ReadAll(resp.Body)
 		if resp.StatusCode != 200 {
 			t.Fatalf("SCA page: %d %s", resp.StatusCode, b)

@@ -19,3 +19,7 @@ func newID() string {
 	base64.RawURLEncoding.Encode(out[len(idPrefix):], raw[:])
 	return string(out[:])
 }
+
+// NewID returns a fresh id of the store's form, for a row whose id must be
+// known before it is stored: an SCA flow whose sealed link names it.
+func NewID() string { return newID() }

@@ -20,19 +20,26 @@ type Retention struct {
 	// (revoked, terminated and expired ones alike: their status is served
 	// until they are swept).
 	Consents time.Duration
+	// SealingKeys: the keys that seal SCA links, counted from their
+	// creation. A key seals links for a week (SealingKeyRotation) before
+	// a newer one takes over, and a link lives 15 minutes, so any age
+	// well past a week only drops keys that no live link uses.
+	SealingKeys time.Duration
 }
 
 // DefaultRetention keeps expired flows a day, sessions a day and consents
-// 90 days past their validity.
-var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour, Consents: 90 * 24 * time.Hour}
+// 90 days past their validity, sealing keys a day past their week.
+var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour, Consents: 90 * 24 * time.Hour,
+	SealingKeys: SealingKeyRotation + 24*time.Hour}
 
 // Swept counts the rows a Sweep deleted.
 type Swept struct {
-	Flows, Sessions, Consents int64
+	Flows, Sessions, Consents, SealingKeys int64
 }
 
-// Sweep deletes the SCA flows, sessions and consents that ran out longer
-// ago than r says, as of now. Consents' accounts go with them (ON DELETE
+// Sweep deletes the SCA flows, sessions, consents and sealing keys that
+// ran out longer ago than r says, as of now (a zero SealingKeys keeps the
+// keys). Consents' accounts go with them (ON DELETE
 // CASCADE). It is idempotent: instances that sweep at once delete each row
 // once.
 func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error) {
@@ -47,6 +54,11 @@ func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept
 	}
 	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {
 		return out, err
+	}
+	if r.SealingKeys > 0 {
+		if out.SealingKeys, err = s.exec(ctx, op, `DELETE FROM sealing_keys WHERE created_at < $1`, s.d.instant(now.Add(-r.SealingKeys))); err != nil {
+			return out, err
+		}
 	}
 	return out, nil
 }

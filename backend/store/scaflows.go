@@ -31,7 +31,10 @@ func (s *sqlStore) CreateSCAFlow(ctx context.Context, f *SCAFlow) error {
 	if err := checkSCAFlow(&g); err != nil {
 		return err
 	}
-	id, now := newID(), s.stamp()
+	id, now := f.ID, s.stamp()
+	if id == "" {
+		id = newID()
+	}
 	_, err := s.exec(ctx, "create sca flow", `INSERT INTO sca_flows (`+scaFlowColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16)`,
 		id, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID, state, f.CSRF,

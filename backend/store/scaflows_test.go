@@ -106,3 +106,20 @@ func TestSCAFlowCompareAndSetRace(t *testing.T) {
 		}
 	})
 }
+
+// TestSCAFlowPresetID: a flow whose id was chosen before it was stored (a
+// sealed link) keeps it; a second create with that id is ErrConflict.
+func TestSCAFlowPresetID(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		id := NewID()
+		f := SCAFlow{ID: id, TPP: "PSDNO-FSA-1", TPPSessionID: "s1", RedirectURI: "https://tpp.example/cb",
+			Purpose: "consent", CSRF: "tok", ExpiresAt: time.Now().Add(time.Minute)}
+		g := f
+		wantErr(t, "CreateSCAFlow with an id", s.CreateSCAFlow(ctx, &f), nil)
+		if f.ID != id {
+			t.Fatalf("stored as %s, want %s", f.ID, id)
+		}
+		wantErr(t, "CreateSCAFlow with a taken id", s.CreateSCAFlow(ctx, &g), ErrConflict)
+	})
+}

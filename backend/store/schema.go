@@ -306,4 +306,17 @@ var migrations = []migration{{
 		`ALTER TABLE transactions ADD COLUMN details_extra TEXT`,
 	},
 	then: splitStoredDetails,
+}, {
+	version: 9,
+	name:    "sealing keys of SCA links",
+	// The keys that seal the SCA links of requests without consent, so
+	// that such a request stores nothing (the flow is stored when the PSU
+	// opens the link); every instance on the database shares them.
+	stmts: []string{
+		`CREATE TABLE sealing_keys (
+			id TEXT PRIMARY KEY,
+			secret TEXT NOT NULL,
+			created_at {{instant}} NOT NULL
+		)`,
+	},
 }}

@@ -86,7 +86,9 @@ type Store interface {
 	// AgreementByCorporateID resolves a PSU-Corporate-ID sent by tpp.
 	AgreementByCorporateID(ctx context.Context, tpp, corporateID string) (*Agreement, error)
 
-	// CreateSCAFlow stores f, assigning ID and CreatedAt.
+	// CreateSCAFlow stores f, assigning CreatedAt, and ID unless f.ID is
+	// already set (a flow opened from a sealed link; a taken ID is
+	// ErrConflict).
 	CreateSCAFlow(ctx context.Context, f *SCAFlow) error
 	// GetSCAFlow returns a flow by ID.
 	GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error)
@@ -154,8 +156,13 @@ type Store interface {
 	// TPP, newest first.
 	ListCustomerConsents(ctx context.Context, customerID string) ([]Consent, error)
 
-	// Sweep deletes SCA flows, sessions and consents past their retention
-	// (retention.go).
+	// SealingKeys returns the keys that seal SCA links, newest first.
+	SealingKeys(ctx context.Context) ([]SealingKey, error)
+	// AddSealingKey stores k, assigning CreatedAt.
+	AddSealingKey(ctx context.Context, k *SealingKey) error
+
+	// Sweep deletes SCA flows, sessions, consents and sealing keys past
+	// their retention (retention.go).
 	Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error)
 	// Lease makes holder the one instance running job name until
 	// now+ttl, unless another holder's lease runs; it reports whether

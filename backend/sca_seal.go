@@ -1,0 +1,241 @@
+package backend
+
+import (
+	"context"
+	"crypto/aes"
+	"crypto/cipher"
+	"crypto/rand"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/obgw/obgw/backend/store"
+)
+
+// A request without consent answers 401 with an scaRedirect link, and
+// many such requests are never followed by a PSU: their flows are not
+// stored. The link instead carries the flow itself (TPP, session id,
+// redirect URI, purpose, expiry, the id it will have), sealed with
+// AES-256-GCM under a key every instance reads from the store (migration
+// 9), and the flow is stored when the PSU opens the link. A link is bound
+// to one flow id, so opening it twice (two tabs, a reload) finds the same
+// flow; once expired it opens nothing.
+
+// sealedBase is the path of sealed SCA links.
+const sealedBase = "/v1/sca/s/"
+
+// maxSealedBytes bounds a sealed link's token: the flow's headers at their
+// bounds (TPP-Redirect-URI 1024 bytes, TPP-Session-ID 128) fit.
+const maxSealedBytes = 2048
+
+// sealVersion is the first byte of a sealed flow's plain text.
+const sealVersion = 1
+
+// keyReload bounds how often an unknown key id in a link makes the store
+// be asked for keys again (another instance may have added one).
+const keyReload = time.Second
+
+// sealer seals and opens SCA links with the store's sealing keys, adding a
+// key when the newest is older than store.SealingKeyRotation.
+type sealer struct {
+	st  store.Store
+	now func() time.Time
+
+	mu     sync.Mutex
+	keys   []sealingKey // newest first
+	loaded time.Time
+}
+
+type sealingKey struct {
+	id      string
+	created time.Time
+	aead    cipher.AEAD
+}
+
+// load reads the store's keys.
+func (k *sealer) load(ctx context.Context) error {
+	ks, err := k.st.SealingKeys(ctx)
+	if err != nil {
+		return err
+	}
+	keys := make([]sealingKey, 0, len(ks))
+	for _, sk := range ks {
+		block, err := aes.NewCipher(sk.Secret)
+		if err != nil {
+			return err
+		}
+		aead, err := cipher.NewGCM(block)
+		if err != nil {
+			return err
+		}
+		keys = append(keys, sealingKey{id: sk.ID, created: sk.CreatedAt, aead: aead})
+	}
+	k.keys, k.loaded = keys, k.now()
+	return nil
+}
+
+// current returns the key to seal with, loading or adding one as needed.
+func (k *sealer) current(ctx context.Context) (sealingKey, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	fresh := func() bool {
+		return len(k.keys) > 0 && k.now().Sub(k.keys[0].created) < store.SealingKeyRotation
+	}
+	if !fresh() {
+		if err := k.load(ctx); err != nil {
+			return sealingKey{}, err
+		}
+	}
+	if !fresh() {
+		sk := store.SealingKey{ID: randomKeyID(), Secret: make([]byte, 32)}
+		rand.Read(sk.Secret) // never fails (crypto/rand since Go 1.24)
+		if err := k.st.AddSealingKey(ctx, &sk); err != nil {
+			return sealingKey{}, err
+		}
+		if err := k.load(ctx); err != nil {
+			return sealingKey{}, err
+		}
+		if len(k.keys) == 0 {
+			return sealingKey{}, errors.New("the sealing key just added is not in the store")
+		}
+	}
+	return k.keys[0], nil
+}
+
+// byID returns the key a link names, asking the store again (at most once
+// per keyReload) when it is not known here.
+func (k *sealer) byID(ctx context.Context, id string) (sealingKey, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	find := func() (sealingKey, bool) {
+		for _, key := range k.keys {
+			if key.id == id {
+				return key, true
+			}
+		}
+		return sealingKey{}, false
+	}
+	if key, ok := find(); ok {
+		return key, true
+	}
+	if k.now().Sub(k.loaded) < keyReload {
+		return sealingKey{}, false
+	}
+	if err := k.load(ctx); err != nil {
+		return sealingKey{}, false
+	}
+	return find()
+}
+
+func randomKeyID() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return base64.RawURLEncoding.EncodeToString(b[:])
+}
+
+// seal returns the token of a sealed link to f (not stored): f's ID (set
+// here), TPP, session id, redirect URI, purpose, resource and expiry.
+func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
+	key, err := k.current(ctx)
+	if err != nil {
+		return "", err
+	}
+	f.ID = store.NewID()
+	plain := make([]byte, 0, 64+len(f.TPP)+len(f.TPPSessionID)+len(f.RedirectURI))
+	plain = append(plain, sealVersion)
+	plain = binary.BigEndian.AppendUint64(plain, uint64(f.ExpiresAt.UnixMicro()))
+	for _, s := range []string{f.ID, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID} {
+		plain = binary.AppendUvarint(plain, uint64(len(s)))
+		plain = append(plain, s...)
+	}
+	nonce := make([]byte, key.aead.NonceSize(), key.aead.NonceSize()+len(plain)+key.aead.Overhead())
+	rand.Read(nonce)
+	sealed := key.aead.Seal(nonce, nonce, plain, []byte(key.id))
+	return key.id + "." + base64.RawURLEncoding.EncodeToString(sealed), nil
+}
+
+// open returns the flow a sealed link's token carries, pending and not
+// stored, or false when the token is not one of ours (malformed, forged,
+// or sealed with a key no longer kept). Expiry is the caller's to check.
+func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) {
+	if len(token) > maxSealedBytes {
+		return nil, false
+	}
+	kid, text, ok := strings.Cut(token, ".")
+	if !ok || kid == "" || len(kid) > 64 {
+		return nil, false
+	}
+	sealed, err := base64.RawURLEncoding.DecodeString(text)
+	if err != nil {
+		return nil, false
+	}
+	key, ok := k.byID(ctx, kid)
+	if !ok || len(sealed) < key.aead.NonceSize() {
+		return nil, false
+	}
+	n := key.aead.NonceSize()
+	plain, err := key.aead.Open(nil, sealed[:n], sealed[n:], []byte(kid))
+	if err != nil || len(plain) < 9 || plain[0] != sealVersion {
+		return nil, false
+	}
+	f := &store.SCAFlow{State: store.FlowPending, ExpiresAt: time.UnixMicro(int64(binary.BigEndian.Uint64(plain[1:9]))).UTC()}
+	rest := plain[9:]
+	for _, dst := range []*string{&f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID} {
+		l, w := binary.Uvarint(rest)
+		if w <= 0 || l > uint64(len(rest)-w) {
+			return nil, false
+		}
+		*dst, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
+	}
+	if len(rest) != 0 {
+		return nil, false
+	}
+	return f, true
+}
+
+// scaOpenSealed stores the flow a sealed link carries when the PSU opens
+// the link, and sends the browser on to the flow's page. Opening it again
+// finds the flow stored. An expired link whose flow was never stored ends
+// with the failure redirect, as an expired stored flow does.
+func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", scaHSTS)
+	if !s.cfg.Sandbox {
+		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
+		return
+	}
+	f, ok := s.seal.open(r.Context(), r.PathValue("sealed"))
+	if !ok {
+		scaError(w, errUnknownLink, http.StatusNotFound)
+		return
+	}
+	switch _, err := s.cfg.Store.GetSCAFlow(r.Context(), f.ID); {
+	case err == nil:
+		// Opened before: its page says where the flow is.
+	case !errors.Is(err, store.ErrNotFound):
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	case !s.cfg.Now().Before(f.ExpiresAt):
+		// RedirectURI is the one the gateway validated when the link was
+		// made, sealed since.
+		s.redirect(w, r, f, failure(outcomeTooLong))
+		return
+	default:
+		csrf, err := randomToken()
+		if err != nil {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
+		f.CSRF = csrf
+		// A concurrent opening of the same link may store it first.
+		if err := s.cfg.Store.CreateSCAFlow(r.Context(), f); err != nil && !errors.Is(err, store.ErrConflict) {
+			scaError(w, errUnavailable, http.StatusServiceUnavailable)
+			return
+		}
+	}
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+}
