@@ -129,6 +129,10 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 		}
 	}
 	s := &sqlStore{db: db, q: db, d: loc.dialect, now: opt.Clock}
+	if loc.dialect == sqliteDialect {
+		s.prepared = newPreparedDB(db)
+		s.q = s.prepared
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -12,8 +12,11 @@ import (
 type sqlStore struct {
 	// db is the connection pool.
 	db *sql.DB
-	// q runs statements: the pool, or the transaction of an Atomically view.
+	// q runs statements: the pool (through prepared on SQLite), or the
+	// transaction of an Atomically view.
 	q querier
+	// prepared keeps the pool's prepared statements (SQLite); nil otherwise.
+	prepared *preparedDB
 	// tx is the transaction of an Atomically view; nil otherwise.
 	tx *sql.Tx
 	// d is the engine's dialect.
@@ -46,6 +49,9 @@ func (s *sqlStore) Close() error {
 	}
 	if s.checkpoints != nil {
 		s.checkpoints.Stop()
+	}
+	if s.prepared != nil {
+		s.prepared.Close()
 	}
 	return s.db.Close()
 }

@@ -97,3 +97,41 @@ func TestTransactionDetailsMigration8(t *testing.T) {
 		}
 	})
 }
+
+// TestBookedCountMigration10 fills the accounts' booked totals from the
+// transactions stored before them; later batches add to them.
+func TestBookedCountMigration10(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t).(*sqlStore)
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		a := mustAccount(t, s, c.ID, "NO9312345678903")
+		batch := func() []Transaction {
+			return []Transaction{
+				{Booked: true, Amount: -1, Currency: "NOK", BookingDate: "2025-01-10"},
+				{Booked: true, Amount: -2, Currency: "NOK", BookingDate: "2025-01-11"},
+				{Booked: false, Amount: -3, Currency: "NOK"},
+			}
+		}
+		wantErr(t, "AddTransactions", s.AddTransactions(ctx, a.ID, batch()), nil)
+		for _, stmt := range []string{
+			`DROP INDEX transaction_day_counts_cover`,
+			`ALTER TABLE accounts DROP COLUMN booked_count`,
+			`DELETE FROM schema_migrations WHERE version = 10`,
+		} {
+			if _, err := s.db.ExecContext(ctx, stmt); err != nil {
+				t.Fatalf("%s: %v", stmt, err)
+			}
+		}
+		s2 := db.open(t) // migrates again
+		wantErr(t, "AddTransactions after the migration", s2.AddTransactions(ctx, a.ID, batch()), nil)
+		_, total, err := s2.ListTransactions(ctx, a.ID, TransactionFilter{Booked: true, Limit: 1})
+		wantErr(t, "ListTransactions", err, nil)
+		if total != 4 {
+			t.Errorf("booked total %d after the migration and a batch, want 4", total)
+		}
+		_, total, _ = s2.ListTransactions(ctx, a.ID, TransactionFilter{Booked: true, Limit: 1, DateFrom: "2025-01-11"})
+		if total != 2 {
+			t.Errorf("booked total from 2025-01-11: %d, want 2", total)
+		}
+	})
+}

@@ -68,8 +68,15 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 				perDay[txs[i].BookingDate]++
 			}
 		}
+		var booked int64
 		for day, n := range perDay {
 			if _, err := tx.ExecContext(ctx, addDayCount, accountID, day, n); err != nil {
+				return err
+			}
+			booked += n
+		}
+		if booked > 0 {
+			if _, err := tx.ExecContext(ctx, addBookedCount, accountID, booked); err != nil {
 				return err
 			}
 		}
@@ -100,6 +107,11 @@ const (
 	countBooked = `SELECT COALESCE(SUM(booked), 0) FROM transaction_day_counts
 		WHERE account_id = $1
 			AND ($2 = '' OR booking_date >= $2) AND ($3 = '' OR booking_date <= $3)`
+	// countAllBooked counts an account's booked transactions when no
+	// dates bound them: the total AddTransactions keeps on the account.
+	countAllBooked = `SELECT booked_count FROM accounts WHERE id = $1`
+	// addBookedCount adds to an account's total.
+	addBookedCount = `UPDATE accounts SET booked_count = booked_count + $2 WHERE id = $1`
 	// addDayCount adds to one day's booked count.
 	addDayCount = `INSERT INTO transaction_day_counts (account_id, booking_date, booked)
 		VALUES ($1, $2, $3)
@@ -158,7 +170,12 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 			// The page did not reach the end, or paged past it: count. A
 			// write between the two statements can skew the total by its
 			// size; a read transaction would serialise SQLite readers.
-			err := s.q.QueryRowContext(ctx, countBooked, accountID, f.DateFrom, f.DateTo).Scan(&bookedTotal)
+			var err error
+			if f.DateFrom == "" && f.DateTo == "" {
+				err = s.q.QueryRowContext(ctx, countAllBooked, accountID).Scan(&bookedTotal)
+			} else {
+				err = s.q.QueryRowContext(ctx, countBooked, accountID, f.DateFrom, f.DateTo).Scan(&bookedTotal)
+			}
 			if err != nil {
 				return nil, 0, s.fail(op, err)
 			}

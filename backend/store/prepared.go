@@ -1,0 +1,92 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+)
+
+// maxPrepared bounds the statements preparedDB keeps. The store's
+// statements are constants, a few dozen; the bound only matters for texts
+// built per call (IN lists of n placeholders), which past it run unprepared.
+const maxPrepared = 512
+
+// preparedDB runs the pool's statements through statements prepared once:
+// database/sql prepares a *sql.Stmt on each connection the first time it
+// runs there and keeps it, where a plain query is parsed on every call.
+// (SQLite's driver parsed every statement of every request: a fifth of a
+// consented read's time. pgx caches prepared statements by itself, so only
+// SQLite goes through this.)
+type preparedDB struct {
+	db    *sql.DB
+	mu    sync.RWMutex
+	stmts map[string]*sql.Stmt
+}
+
+func newPreparedDB(db *sql.DB) *preparedDB {
+	return &preparedDB{db: db, stmts: map[string]*sql.Stmt{}}
+}
+
+// stmt returns the prepared statement of query, preparing it at its first
+// use; nil when it cannot be prepared or the cache is full (the caller
+// then runs the query as it is, and gets its error, if any, from there).
+func (p *preparedDB) stmt(ctx context.Context, query string) *sql.Stmt {
+	p.mu.RLock()
+	st, ok := p.stmts[query]
+	p.mu.RUnlock()
+	if ok {
+		return st
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if st, ok := p.stmts[query]; ok {
+		return st
+	}
+	if len(p.stmts) >= maxPrepared {
+		return nil
+	}
+	st, err := p.db.PrepareContext(ctx, query)
+	if err != nil {
+		return nil
+	}
+	p.stmts[query] = st
+	return st
+}
+
+func (p *preparedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return p.db.ExecContext(ctx, query, args...)
+}
+
+func (p *preparedDB) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return p.db.QueryContext(ctx, query, args...)
+}
+
+func (p *preparedDB) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := p.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return p.db.QueryRowContext(ctx, query, args...)
+}
+
+// prepared reports how many statements p keeps.
+func (p *preparedDB) prepared() int {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	return len(p.stmts)
+}
+
+// Close closes the prepared statements.
+func (p *preparedDB) Close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for q, st := range p.stmts {
+		st.Close()
+		delete(p.stmts, q)
+	}
+}

@@ -1,0 +1,71 @@
+package store
+
+import (
+	"path/filepath"
+	"testing"
+)
+
+// TestStatementsPreparedOnce: on SQLite the read path's statements are
+// prepared at their first use and reused after, however many requests
+// follow; a statement text built per call past the bound runs unprepared.
+func TestStatementsPreparedOnce(t *testing.T) {
+	st, err := Open(ctx, filepath.Join(t.TempDir(), "obgw.db"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s := st.(*sqlStore)
+	c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+	a := mustAccount(t, s, c.ID, "NO9312345678903")
+	read := func() {
+		if _, err := s.GetAccount(ctx, a.ID); err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := s.ListTransactions(ctx, a.ID, TransactionFilter{Booked: true, Pending: true, Limit: 10}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.ListConsents(ctx, "PSDNO-FSA-1", c.ID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read()
+	first := s.prepared.prepared()
+	if first == 0 {
+		t.Fatal("no statement prepared")
+	}
+	for range 50 {
+		read()
+	}
+	if n := s.prepared.prepared(); n != first {
+		t.Errorf("%d statements prepared after 50 more reads, want the first read's %d", n, first)
+	}
+	// Full: a new text runs, unprepared.
+	for i := s.prepared.prepared(); i < maxPrepared; i++ {
+		s.prepared.stmts[string(rune('a'+i%26))+string(rune(i))] = nil
+	}
+	var one int
+	if err := s.q.QueryRowContext(ctx, `SELECT 1 + $1`, 0).Scan(&one); err != nil || one != 1 {
+		t.Fatalf("a statement past the bound: %d %v", one, err)
+	}
+	if n := s.prepared.prepared(); n != maxPrepared {
+		t.Errorf("%d statements kept, want the bound %d", n, maxPrepared)
+	}
+	for q, st := range s.prepared.stmts {
+		if st == nil {
+			delete(s.prepared.stmts, q)
+		}
+	}
+}
+
+// TestPostgresNotThroughPreparedDB: pgx caches prepared statements itself.
+func TestPostgresNotThroughPreparedDB(t *testing.T) {
+	for _, b := range backends() {
+		if b.name != "postgres" {
+			continue
+		}
+		s := b.newDB(t, nil).open(t).(*sqlStore)
+		if s.prepared != nil {
+			t.Error("PostgreSQL goes through preparedDB")
+		}
+	}
+}
