@@ -46,21 +46,24 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 	if c.PSUID == "" {
 		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no PSU-ID: the PSU must authenticate; redirect the PSU to scaRedirect")
 	}
-	cust, err := s.cfg.Store.CustomerByPSUID(ctx, c.TPP, c.PSUID)
+	// The customer, the session and the consents in one statement.
+	sid := ""
+	if c.PSUPresent {
+		sid = r.Header.Get("Tpp-Session-Id")
+	}
+	found, err := s.cfg.Store.ResolveAccess(ctx, c.TPP, c.PSUID, sid)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
 	} else if err != nil {
 		return nil, s.storeError(err, "the PSU")
 	}
+	cust := &found.Customer
 	a := &access{customer: cust, psuPresent: c.PSUPresent}
 	if c.PSUPresent {
-		sid := r.Header.Get("Tpp-Session-Id")
-		sess, err := s.cfg.Store.GetSession(ctx, c.TPP, sid)
+		sess := found.Session
 		switch {
-		case sid == "" || errors.Is(err, store.ErrNotFound):
+		case sid == "" || sess == nil:
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no SCA session for this TPP-Session-ID; redirect the PSU to scaRedirect")
-		case err != nil:
-			return nil, s.storeError(err, "the session")
 		case sess.CustomerID != cust.ID || sess.Invalidated || !now.Before(sess.ValidUntil):
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
 		}
@@ -82,10 +85,7 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		}
 		wantContext, wantAgreement = "CORPORATE", ag.ID
 	}
-	consents, err := s.cfg.Store.ListConsents(ctx, c.TPP, cust.ID)
-	if err != nil {
-		return nil, s.storeError(err, "the consent")
-	}
+	consents := found.Consents
 	// Every valid consent of the (TPP, PSU) counts for its own context and
 	// accounts until it runs out: the newest one for the request's context
 	// is in force.

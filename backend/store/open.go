@@ -136,7 +136,7 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 	if s.now == nil {
 		s.now = time.Now
 	}
-	if err := db.PingContext(ctx); err != nil {
+	if err := ping(ctx, db, loc.dialect); err != nil {
 		db.Close()
 		return nil, s.fail("connect", err)
 	}
@@ -200,3 +200,22 @@ func orDefault(n, def int) int {
 // errClosed is what a closed store's methods fail with (wrapped in
 // ErrUnavailable).
 var errClosed = errors.New("store is closed")
+
+// ping connects to db. A SQLite connection sets WAL mode as it opens, and
+// SQLite answers SQLITE_BUSY at once, without waiting out the busy
+// timeout, when another process is opening the same new database: that is
+// retried for up to ten seconds, as the busy timeout would.
+func ping(ctx context.Context, db *sql.DB, d *dialect) error {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		err := db.PingContext(ctx)
+		if err == nil || d != sqliteDialect || !strings.Contains(err.Error(), "SQLITE_BUSY") || time.Now().After(deadline) {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}

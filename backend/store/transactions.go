@@ -94,8 +94,11 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 // The listing queries. Empty date bounds are open, so one statement text
 // serves every filter and stays in the prepared-statement caches.
 const (
-	// listBooked pages the booked transactions.
-	listBooked = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+	// listBooked pages the booked transactions, each row with the
+	// account's total (countAllBooked's), so a page without date bounds
+	// needs no second statement for it.
+	listBooked = `SELECT id, amount, currency, booking_date, value_date, details, created_at,
+			(SELECT booked_count FROM accounts WHERE id = $1)
 		FROM transactions
 		WHERE account_id = $1 AND booked = TRUE
 			AND ($2 = '' OR booking_date >= $2) AND ($3 = '' OR booking_date <= $3)
@@ -162,11 +165,15 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 		if err != nil {
 			return nil, 0, s.fail(op, err)
 		}
-		if txs, err = scanTransactions(rows, accountID, true, txs); err != nil {
+		var all int64
+		if txs, err = scanTransactions(rows, accountID, true, txs, &all); err != nil {
 			return nil, 0, s.fail(op, err)
 		}
 		bookedTotal = f.Offset + len(txs)
-		if (f.Limit > 0 && len(txs) == f.Limit) || (len(txs) == 0 && f.Offset > 0) {
+		full := f.Limit > 0 && len(txs) == f.Limit
+		if full && f.DateFrom == "" && f.DateTo == "" {
+			bookedTotal = int(all)
+		} else if full || (len(txs) == 0 && f.Offset > 0) {
 			// The page did not reach the end, or paged past it: count. A
 			// write between the two statements can skew the total by its
 			// size; a read transaction would serialise SQLite readers.
@@ -196,7 +203,7 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 		if err != nil {
 			return nil, 0, s.fail(op, err)
 		}
-		if txs, err = scanTransactions(rows, accountID, false, txs); err != nil {
+		if txs, err = scanTransactions(rows, accountID, false, txs, nil); err != nil {
 			return nil, 0, s.fail(op, err)
 		}
 	}
@@ -208,14 +215,17 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 	return txs, bookedTotal, nil
 }
 
-// scanTransactions appends the rows of listBooked or listPending to out,
-// and closes rows.
-func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Transaction) ([]Transaction, error) {
+// scanTransactions appends the rows of listBooked (total: its last
+// column) or listPending (total nil) to out, and closes rows.
+func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Transaction, total *int64) ([]Transaction, error) {
 	defer rows.Close()
 	// One destination list for every row: Scan overwrites each field.
 	t := Transaction{AccountID: accountID, Booked: booked}
 	dest := []any{&t.ID, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
 		jsonScan{&t.Details}, instantScan{&t.CreatedAt}}
+	if total != nil {
+		dest = append(dest, total)
+	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
