@@ -93,7 +93,10 @@ type paymentResponse struct {
 }
 
 // createPayment initiates a payment. The same (TPP, X-Request-ID) answers
-// with the payment it created the first time and never makes a second.
+// with the payment it created the first time and never makes a second. A
+// new payment and its SCA flow are stored in one transaction; the first
+// request's payment is looked up only when the store refuses a second
+// (or the body does not pass: a retry a day later must still find it).
 func (s *Server) createPayment(kind string) handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		product := r.PathValue("product")
@@ -101,9 +104,14 @@ func (s *Server) createPayment(kind string) handler {
 			return bgerror.New(bgerror.CodeProductUnknown, "unknown payment product "+product)
 		}
 		ctx := r.Context()
-		if p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err == nil {
-			return s.answerCreated(w, r, c, p)
-		} else if !errors.Is(err, store.ErrNotFound) {
+		first := func(refused *bgerror.Error) *bgerror.Error {
+			p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID)
+			switch {
+			case err == nil:
+				return s.answerCreated(w, r, c, p, nil)
+			case refused != nil && errors.Is(err, store.ErrNotFound):
+				return refused
+			}
 			return s.storeError(err, "the payment")
 		}
 		body, e := readBody(r)
@@ -112,7 +120,7 @@ func (s *Server) createPayment(kind string) handler {
 		}
 		in, e := parse(kind, product, body, s.bankToday())
 		if e != nil {
-			return e
+			return first(e)
 		}
 		typed, err := json.Marshal(in)
 		if err != nil {
@@ -120,31 +128,42 @@ func (s *Server) createPayment(kind string) handler {
 		}
 		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
 			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: body, Status: StatusReceived, Instruction: typed}
-		err = s.cfg.Store.CreatePayment(ctx, p)
-		if errors.Is(err, store.ErrConflict) {
-			// A concurrent retry won: answer with its payment.
-			if p, err = s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID); err != nil {
-				return s.storeError(err, "the payment")
+		f, e := s.newFlow(r, c, PurposePayment, "", true)
+		if e != nil {
+			return first(e)
+		}
+		err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+			if err := tx.CreatePayment(ctx, p); err != nil {
+				return err
 			}
-		} else if err != nil {
+			f.ResourceID = p.ID
+			return tx.CreateSCAFlow(ctx, f)
+		})
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			// A retry, or a concurrent one that won: answer with its payment.
+			return first(nil)
+		case err != nil:
 			return s.storeError(err, "the payment")
 		}
-		return s.answerCreated(w, r, c, p)
+		return s.answerCreated(w, r, c, p, f)
 	}
 }
 
-// answerCreated answers a creation with the payment and a fresh SCA flow
-// while it still needs SCA.
-func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment) *bgerror.Error {
+// answerCreated answers a creation with the payment and its SCA flow
+// while it still needs SCA: f, made with it, or else a fresh one.
+func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, f *store.SCAFlow) *bgerror.Error {
 	self := paymentHref(p)
 	links := map[string]link{
 		"self":   {Href: self, Verbs: []string{"GET", "DELETE"}},
 		"status": get(self + "/status"),
 	}
 	if p.Status == StatusReceived {
-		f, e := s.startFlow(r.Context(), r, c, PurposePayment, p.ID, true)
-		if e != nil {
-			return e
+		if f == nil {
+			var e *bgerror.Error
+			if f, e = s.startFlow(r.Context(), r, c, PurposePayment, p.ID, true); e != nil {
+				return e
+			}
 		}
 		links["scaRedirect"] = get(scaHref(f.ID))
 		links["scaStatus"] = get(self + "/authorisations/" + f.ID)
