@@ -75,9 +75,14 @@ fuzz:
 	  done; \
 	done
 
-# Go micro-benchmarks of the verification path, then a page of 200 of an
-# account with a million transactions on SQLite and PostgreSQL (seeding takes
-# a few minutes; OBGW_BENCH_TRANSACTIONS=100000 for a quick run).
+# bench/run.sh: stock Caddy and obgw side by side, on synthetic routes and
+# on the product paths of the shipped Caddyfile (transactions read, 401
+# without consent, payment creation; the read on PostgreSQL too), medians
+# of rounds taken in turns (ROUNDS, DURATION, CONNS; PRODUCT_ROUNDS,
+# PRODUCT_DURATION, PRODUCT_CONNS). Then Go micro-benchmarks of the
+# verification path, then a page of 200 of an account with a million
+# transactions on SQLite and PostgreSQL (seeding takes a few minutes;
+# OBGW_BENCH_TRANSACTIONS=100000 for a quick run).
 bench: build
 	$(GO) build -o bin/obgw-load ./cmd/obgw-load
 	bench/run.sh

@@ -1,15 +1,31 @@
 #!/usr/bin/env bash
 # make bench: stock Caddy and obgw side by side on this machine, with the
-# same pre-signed requests, then obgw as shipped serving pages of 200
-# transactions from its in-process backend, then a table of ratios. Raw
-# numbers go to bench/results/<timestamp>.json. DURATION (per run), CONNS
-# and ROUNDS (stock and obgw taking turns) tune the runs. Exits non-zero when the transactions scenario cannot be set up or
-# gets errors, after printing the table of what did run.
+# same pre-signed requests, on synthetic routes (respond, proxy); obgw as
+# shipped serving pages of 200 transactions from its in-process backend;
+# then the product paths of the shipped Caddyfile side by side with stock
+# Caddy answering the same paths with the same status, headers and bytes
+# (a consented transactions read, an unconsented read answering 401, a
+# payment creation; the read again on PostgreSQL); then a table of ratios.
+# Raw numbers go to bench/results/<timestamp>.json and latest.json.
+#
+# DURATION (per run, default 5s), CONNS (16) and ROUNDS (3, stock and obgw
+# taking turns) tune the synthetic runs; PRODUCT_DURATION (DURATION when
+# set, else 3s), PRODUCT_CONNS (32) and PRODUCT_ROUNDS (5) the product
+# runs; BENCH_POSTGRES_URL (default OBGW_TEST_POSTGRES_URL or the local
+# test database) is where the PostgreSQL variant makes its own schema,
+# obgw_bench, dropped and made afresh (skipped when PostgreSQL cannot be
+# reached). Exits non-zero when the transactions or a product scenario
+# cannot be set up or gets errors, after printing the table of what ran.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+PRODUCT_DURATION=${PRODUCT_DURATION:-${DURATION:-3s}}
+PRODUCT_CONNS=${PRODUCT_CONNS:-32}
+PRODUCT_ROUNDS=${PRODUCT_ROUNDS:-5}
 DURATION=${DURATION:-5s}
 CONNS=${CONNS:-16}
 ROUNDS=${ROUNDS:-3}
+PG_URL=${BENCH_POSTGRES_URL:-${OBGW_TEST_POSTGRES_URL:-postgres://postgres@127.0.0.1:5432/test?sslmode=disable}}
+PG_SCHEMA=obgw_bench
 PORT=${BENCH_PORT:-9443}
 UPSTREAM=${BENCH_UPSTREAM:-9090}
 export BENCH_PORT=$PORT BENCH_UPSTREAM=$UPSTREAM
@@ -112,58 +128,193 @@ run_transactions() {
 status=0
 run_transactions || status=1
 
-python3 - "$tmp/results.jsonl" "$out" <<'PY'
-import json, sys, platform, os
-rows = [json.loads(l) for l in open(sys.argv[1])]
-import re, statistics
-def base(label): return re.sub(r" #\d+$", "", label)
-def rounds(label): return [r for r in rows if base(r["label"]) == label and r["label"] != label]
-def median(label, field): return statistics.median(r[field] for r in rounds(label))
-def round_ratios(a, b):
-    # Per round, obgw over the stock run next to it.
-    sa = {r["label"].rsplit("#", 1)[1]: r["rps"] for r in rounds(a)}
-    sb = {r["label"].rsplit("#", 1)[1]: r["rps"] for r in rounds(b)}
-    return [sa[k] / sb[k] for k in sorted(sa) if sb.get(k)]
-def round_added(field):
-    sa = {r["label"].rsplit("#", 1)[1]: r[field] for r in rounds("obgw respond 1conn")}
-    sb = {r["label"].rsplit("#", 1)[1]: r[field] for r in rounds("stock respond 1conn")}
-    return [sa[k] - sb[k] for k in sorted(sa) if k in sb]
-by = {r["label"]: r for r in rows}
-summary = {
-  "machine": platform.processor() or platform.machine(), "cpus": os.cpu_count(),
-  "rounds": len(rounds("stock respond")),
-  "respond_ratio": statistics.median(round_ratios("obgw respond", "stock respond")),
-  "respond_ratios": round_ratios("obgw respond", "stock respond"),
-  "proxy_ratio": statistics.median(round_ratios("obgw proxy", "stock proxy")),
-  "proxy_ratios": round_ratios("obgw proxy", "stock proxy"),
-  "added_p50_us_1conn": statistics.median(round_added("p50_us")),
-  "added_p99_us_1conn": statistics.median(round_added("p99_us")),
-  "runs": rows,
+# The product paths. obgw runs the shipped Caddyfile as run_transactions
+# does (sandbox, in-process backend, replay enforced: obgw-load -once),
+# restarted on the same data for every round. For each path one request
+# first captures obgw's answer (status, headers, body); obgw-load
+# stock-caddyfile writes a Caddyfile where stock Caddy (the same binary,
+# standard modules only) answers that method and path with respond of
+# exactly those bytes and that status, and a request to stock Caddy checks
+# that it does, byte for byte, before the rounds start. Stock Caddy gets
+# the same signed requests (a re-signed pool of 512, as it checks nothing).
+#   transactions: GET /v1/accounts/{id}/transactions?bookingStatus=booked
+#     &limit=N with the PSU present, N chosen for a body of about 4 KB;
+#     PRODUCT_CONNS connections, and 1 connection for the added latency.
+#   unconsented: GET /v1/accounts with a PSU-ID that has no consent,
+#     PSU present: 401 CONSENT_INVALID with a scaRedirect link.
+#   payment: POST /v1/payments/domestic-norway-credit-transfers, debtor
+#     the setup PSU's account, 201 (every request its own X-Request-ID,
+#     the Digest of the body signed).
+#   postgres transactions: the read again with OBGW_DATABASE_URL on the
+#     schema obgw_bench of BENCH_POSTGRES_URL.
+: >"$tmp/product.env"
+note() { printf '%s=%s\n' "$1" "$2" >>"$tmp/product.env"; }
+note conns "$PRODUCT_CONNS"
+note duration "$PRODUCT_DURATION"
+product_status=0
+product_fail() {
+	echo "bench: product: $*" >&2
+	note failure "$*"
+	product_status=1
 }
-for key, label in (("transactions", "obgw transactions"), ("transactions_1conn", "obgw transactions 1conn")):
-    r = by.get(label)
-    summary[key] = {"rps": r["rps"], "p99_us": r["p99_us"], "errors": r["errors"]} if r else None
-json.dump(summary, open(sys.argv[2], "w"), indent=2)
-print(f"{'run (median of ' + str(summary['rounds']) + ' rounds)':32} {'req/s':>9} {'p50 us':>8} {'p99 us':>8} {'p99.9 us':>9} {'errors':>7}")
-for label in dict.fromkeys(base(r["label"]) for r in rows):
-    rs = rounds(label) or [by[label]]
-    med = lambda f: statistics.median(r[f] for r in rs)
-    print(f"{label:32} {med('rps'):9.0f} {med('p50_us'):8.0f} {med('p99_us'):8.0f} {med('p999_us'):9.0f} {sum(r['errors'] for r in rs):7d}")
-print()
-fmt = lambda xs: ", ".join(f"{x:.2f}" for x in xs)
-print(f"respond ratio obgw/stock: {summary['respond_ratio']:.2f} (target >= 0.60; rounds {fmt(summary['respond_ratios'])})")
-print(f"proxy   ratio obgw/stock: {summary['proxy_ratio']:.2f} (target >= 0.85; rounds {fmt(summary['proxy_ratios'])})")
-print(f"1 connection: added p50 {summary['added_p50_us_1conn']:.0f} us (target <= 50), added p99 {summary['added_p99_us_1conn']:.0f} us (target <= 300)")
-tx, tx1 = summary["transactions"], summary["transactions_1conn"]
-if tx and tx1:
-    print(f"transactions, page of 200 (shipped Caddyfile, SQLite): {tx['rps']:.0f} req/s p99 {tx['p99_us']/1000:.1f} ms; 1 connection {tx1['rps']:.0f} req/s p99 {tx1['p99_us']/1000:.1f} ms")
-else:
-    print("transactions, page of 200: FAILED (see above)")
-print(f"raw numbers: {sys.argv[2]}")
-import shutil; shutil.copy(sys.argv[2], os.path.join(os.path.dirname(sys.argv[2]), "latest.json"))
-bad = [r for r in rows if r["label"].startswith("obgw transactions") and r["errors"]]
-for r in bad:
-    print(f"ERROR: {r['label']}: {r['errors']} of {r['requests']} requests failed, first: {r.get('first_error')}", file=sys.stderr)
-sys.exit(1 if bad else 0)
-PY
+
+server_pid=
+start_obgw() { # variant (sqlite|postgres)
+	local db=
+	[[ $1 == postgres ]] && db=$pg_obgw_url
+	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess \
+		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
+		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
+	server_pid=$!
+	pids+=($server_pid)
+	(wait_port) || { tail -n 5 "$tmp/product-$1.log" | cut -c1-400 >&2; stop_server; return 1; }
+}
+start_stock() { # variant
+	bin/obgw run --config "$tmp/stock-$1.Caddyfile" --adapter caddyfile >>"$tmp/stock-$1.log" 2>&1 &
+	server_pid=$!
+	pids+=($server_pid)
+	(wait_port) || { tail -n 5 "$tmp/stock-$1.log" | cut -c1-400 >&2; stop_server; return 1; }
+}
+stop_server() {
+	[[ -n $server_pid ]] || return 0
+	kill "$server_pid" 2>/dev/null || true
+	wait "$server_pid" 2>/dev/null || true
+	server_pid=
+}
+
+# The requests of each scenario (variant:name): path, expected status and
+# obgw-load arguments (quoted for eval), set by product_setup.
+declare -A sc_path sc_status sc_args
+kv() { sed -n "s/^$1=//p" <<<"$2"; }
+scenarios_of() { # variant
+	if [[ $1 == sqlite ]]; then echo sqlite:transactions sqlite:unconsented sqlite:payment; else echo "$1:transactions"; fi
+}
+label_of() { # variant:name -> the name in the results ("postgres transactions")
+	if [[ ${1%%:*} == sqlite ]]; then echo "${1#*:}"; else echo "${1%%:*} ${1#*:}"; fi
+}
+
+# product_setup variant: a sandbox PSU, account, consent and SCA on obgw,
+# the page size, obgw's answers, the stock Caddyfile, stock's answers.
+product_setup() {
+	local v=$1 setup account iban psu session n l1 l11 s sc args answers=()
+	start_obgw "$v" || return 1
+	if ! setup=$(bin/obgw-load setup-transactions -base "https://localhost:$PORT"); then
+		stop_server
+		return 1
+	fi
+	account=$(kv ACCOUNT_ID "$setup") iban=$(kv ACCOUNT_IBAN "$setup") psu=$(kv PSU_ID "$setup") session=$(kv TPP_SESSION_ID "$setup")
+	local present=(-H "PSU-ID: $psu" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
+	local tx="v1/accounts/$account/transactions?bookingStatus=booked&limit="
+	# Each booked entry adds the same few hundred bytes: N from pages of 1
+	# and 11, for a body nearest 4096 bytes.
+	if ! l1=$(bin/obgw-load -url "https://localhost:$PORT/${tx}1" "${present[@]}" -capture "$tmp/$v-limit1.json") ||
+		! l11=$(bin/obgw-load -url "https://localhost:$PORT/${tx}11" "${present[@]}" -capture "$tmp/$v-limit11.json"); then
+		stop_server
+		return 1
+	fi
+	l1=$(kv LENGTH "$l1") l11=$(kv LENGTH "$l11")
+	n=$(((4096 - l1) * 20 / (l11 - l1))) # twice the entries beyond the first
+	n=$((n < 0 ? 1 : 1 + (n + 1) / 2))
+	note "${v}_page_limit" "$n"
+	sc_path[$v:transactions]="$tx$n" sc_status[$v:transactions]=200
+	sc_args[$v:transactions]=$(printf '%q ' "${present[@]}")
+	if [[ $v == sqlite ]]; then
+		sc_path[$v:unconsented]=v1/accounts sc_status[$v:unconsented]=401
+		sc_args[$v:unconsented]=$(printf '%q ' -H "PSU-ID: $(cat /proc/sys/kernel/random/uuid)" \
+			-H "TPP-Session-ID: $(cat /proc/sys/kernel/random/uuid)" -H "PSU-IP-Address: 192.0.2.10")
+		printf '{"instructedAmount":{"currency":"NOK","amount":"250.00"},"debtorAccount":{"iban":"%s"},"creditorAccount":{"iban":"NO1212031020016"},"creditorName":"Ola Nordmann","remittanceInformationUnstructured":"Husleie"}' \
+			"$iban" >"$tmp/payment.json"
+		sc_path[$v:payment]=v1/payments/domestic-norway-credit-transfers sc_status[$v:payment]=201
+		sc_args[$v:payment]=$(printf '%q ' -X POST -body "$tmp/payment.json" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
+	fi
+	for sc in $(scenarios_of "$v"); do
+		eval "args=(${sc_args[$sc]})"
+		if ! s=$(bin/obgw-load -url "https://localhost:$PORT/${sc_path[$sc]}" -status "${sc_status[$sc]}" "${args[@]}" -capture "$tmp/obgw-${sc/:/-}.json"); then
+			stop_server
+			return 1
+		fi
+		note "bytes_$(label_of "$sc")" "$(kv LENGTH "$s")"
+		answers+=("$tmp/obgw-${sc/:/-}.json")
+	done
+	stop_server
+	bin/obgw-load stock-caddyfile -o "$tmp/stock-$v.Caddyfile" "${answers[@]}" || return 1
+	start_stock "$v" || return 1
+	for sc in $(scenarios_of "$v"); do
+		eval "args=(${sc_args[$sc]})"
+		if ! bin/obgw-load -url "https://localhost:$PORT/${sc_path[$sc]}" -status "${sc_status[$sc]}" "${args[@]}" -capture "$tmp/stock-${sc/:/-}.json" >/dev/null ||
+			! bin/obgw-load same-answer "$tmp/obgw-${sc/:/-}.json" "$tmp/stock-${sc/:/-}.json"; then
+			stop_server
+			return 1
+		fi
+	done
+	stop_server
+}
+
+# product_round side variant round: one server, every scenario of the
+# variant. obgw enforces replay: -once, each pre-signed request sent once.
+product_round() {
+	local side=$1 v=$2 round=$3 sc args label
+	if [[ $side == obgw ]]; then start_obgw "$v"; else start_stock "$v"; fi || {
+		product_fail "$side ($v) did not start in round $round"
+		return
+	}
+	local once=()
+	[[ $side == obgw ]] && once=(-once -pool 0)
+	for sc in $(scenarios_of "$v"); do
+		eval "args=(${sc_args[$sc]})"
+		label="$side product $(label_of "$sc")"
+		load "$label #$round" "${sc_path[$sc]}" "$PRODUCT_CONNS" "$PRODUCT_DURATION" -status "${sc_status[$sc]}" "${once[@]}" "${args[@]}" ||
+			product_fail "$label #$round: obgw-load failed"
+		if [[ $sc == sqlite:transactions ]]; then
+			load "$label 1conn #$round" "${sc_path[$sc]}" 1 "$PRODUCT_DURATION" -status "${sc_status[$sc]}" "${once[@]}" "${args[@]}" ||
+				product_fail "$label 1conn #$round: obgw-load failed"
+		fi
+	done
+	stop_server
+}
+
+product_rounds() { # variant
+	local round
+	for round in $(seq 1 "$PRODUCT_ROUNDS"); do
+		if ((round % 2)); then
+			product_round stock "$1" "$round"
+			product_round obgw "$1" "$round"
+		else
+			product_round obgw "$1" "$round"
+			product_round stock "$1" "$round"
+		fi
+	done
+}
+
+if product_setup sqlite; then
+	product_rounds sqlite
+else
+	product_fail "the SQLite product scenarios could not be set up"
+fi
+
+# PostgreSQL: a schema of its own, never one the tests use.
+pg_obgw_url=$PG_URL
+[[ $PG_URL == *\?* ]] && pg_obgw_url+="&" || pg_obgw_url+="?"
+pg_obgw_url+="search_path=$PG_SCHEMA"
+pg() { PGCONNECT_TIMEOUT=5 psql "$PG_URL" -v ON_ERROR_STOP=1 -qAtc "$1" >/dev/null 2>"$tmp/psql.err"; }
+pg_where=${PG_URL#*://}
+pg_where=${pg_where#*@}
+pg_where=${pg_where%%\?*} # host, port and database, without user, password or parameters
+if ! command -v psql >/dev/null; then
+	echo "bench: psql not found: the PostgreSQL variant is skipped" >&2
+	note postgres_skipped "psql not found"
+elif ! pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA"; then
+	echo "bench: PostgreSQL at $pg_where unavailable ($(head -n 1 "$tmp/psql.err" | cut -c1-200)): the PostgreSQL variant is skipped" >&2
+	note postgres_skipped "PostgreSQL at $pg_where unavailable: $(head -n 1 "$tmp/psql.err" | cut -c1-200)"
+else
+	if product_setup postgres; then
+		product_rounds postgres
+	else
+		product_fail "the PostgreSQL product scenario could not be set up"
+	fi
+	pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" || true
+fi
+((product_status)) && status=1
+
+python3 bench/summary.py "$tmp/results.jsonl" "$out" "$tmp/product.env" || status=1
 exit $status

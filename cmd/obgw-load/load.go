@@ -21,6 +21,9 @@ import (
 // loadConfig is one run's settings (the command-line flags).
 type loadConfig struct {
 	target   string
+	method   string
+	body     []byte
+	status   int
 	conns    int
 	dur      time.Duration
 	pkiDir   string
@@ -72,7 +75,7 @@ func run(cfg loadConfig) (*Result, error) {
 	if cfg.once {
 		return runOnce(cfg, signer, roots)
 	}
-	reqs, err := buildPool(cfg.target, cfg.pool, signer, cfg.headers)
+	reqs, err := buildPool(cfg, cfg.pool, signer)
 	if err != nil {
 		return nil, err
 	}
@@ -88,13 +91,13 @@ func run(cfg loadConfig) (*Result, error) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if fresh, err := buildPool(cfg.target, cfg.pool, signer, cfg.headers); err == nil {
+				if fresh, err := buildPool(cfg, cfg.pool, signer); err == nil {
 					p.replace(fresh)
 				}
 			}
 		}
 	}()
-	s := measure(ctx, p, cfg.conns, roots)
+	s := measure(ctx, p, cfg.conns, cfg.status, roots)
 	s.pool = cfg.pool
 	return s.result(cfg)
 }
@@ -120,12 +123,12 @@ func runOnce(cfg loadConfig, signer *tppclient.Signer, roots *x509.CertPool) (*R
 		}
 		return total.result(cfg)
 	}
-	reqs, err := buildPool(cfg.target, max(1000, 100*cfg.conns), signer, cfg.headers)
+	reqs, err := buildPool(cfg, max(1000, 100*cfg.conns), signer)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), warmUp)
-	w := measure(ctx, &oncePool{reqs: reqs}, cfg.conns, roots)
+	w := measure(ctx, &oncePool{reqs: reqs}, cfg.conns, cfg.status, roots)
 	cancel()
 	if w.errors > 0 || len(w.lat) == 0 {
 		return nil, fmt.Errorf("warm-up: %d of %d requests failed, first: %s", w.errors, len(w.lat), w.firstErr)
@@ -153,7 +156,7 @@ const segment = 20 * time.Second
 // adds what it measured to total.
 func runSegment(cfg loadConfig, d time.Duration, n int, signer *tppclient.Signer, roots *x509.CertPool, total *sample) error {
 	signStart := time.Now()
-	reqs, err := buildPool(cfg.target, n, signer, cfg.headers)
+	reqs, err := buildPool(cfg, n, signer)
 	if err != nil {
 		return err
 	}
@@ -163,11 +166,20 @@ func runSegment(cfg loadConfig, d time.Duration, n int, signer *tppclient.Signer
 	p := &oncePool{reqs: reqs}
 	ctx, cancel := context.WithTimeout(context.Background(), d)
 	defer cancel()
-	total.add(measure(ctx, p, cfg.conns, roots))
+	total.add(measure(ctx, p, cfg.conns, cfg.status, roots))
 	total.pool += n
 	total.segments++
 	total.exhausted = p.exhausted.Load()
 	return nil
+}
+
+// statusOK reports whether an answer of status is the one expected: want,
+// or any 2xx when want is 0.
+func statusOK(status, want int) bool {
+	if want == 0 {
+		return status >= 200 && status <= 299
+	}
+	return status == want
 }
 
 // sample is what one or more measurements collected.
@@ -210,8 +222,9 @@ func (s *sample) result(cfg loadConfig) (*Result, error) {
 }
 
 // measure sends requests from src over conns keep-alive connections until
-// ctx ends or src runs out. Every answer other than 2xx counts as an error.
-func measure(ctx context.Context, src requestSource, conns int, roots *x509.CertPool) *sample {
+// ctx ends or src runs out. Every answer other than want (any 2xx when want
+// is 0) counts as an error.
+func measure(ctx context.Context, src requestSource, conns, want int, roots *x509.CertPool) *sample {
 	var (
 		wg       sync.WaitGroup
 		errs     atomic.Int64
@@ -235,6 +248,10 @@ func measure(ctx context.Context, src requestSource, conns int, roots *x509.Cert
 					break
 				}
 				req := base.Clone(ctx)
+				if base.GetBody != nil {
+					// A clone shares the body reader; each send reads its own.
+					req.Body, _ = base.GetBody()
+				}
 				t0 := time.Now()
 				resp, err := client.Do(req)
 				if err != nil {
@@ -244,7 +261,7 @@ func measure(ctx context.Context, src requestSource, conns int, roots *x509.Cert
 					}
 					continue
 				}
-				failed := resp.StatusCode < 200 || resp.StatusCode > 299
+				failed := !statusOK(resp.StatusCode, want)
 				var head []byte
 				if failed {
 					head, _ = io.ReadAll(io.LimitReader(resp.Body, 300))

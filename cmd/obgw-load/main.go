@@ -3,13 +3,19 @@
 // PKI's certificates), replays them over keep-alive HTTPS with N
 // connections for a fixed time, re-signing the pool before the Dates go
 // stale, and reports req/s, p50, p99, p99.9 and errors (transport errors
-// and answers other than 2xx) as JSON. With -once every request is sent at
-// most once, for routes that enforce replay protection. With -upstream it
-// instead serves a 1 KiB JSON body, as the small upstream of the
-// reverse_proxy comparison.
+// and answers other than the expected status, by default any 2xx) as
+// JSON. With -once every request is sent at most once, for routes that
+// enforce replay protection. With -upstream it instead serves a 1 KiB JSON
+// body, as the small upstream of the reverse_proxy comparison.
+//
+// -X and -body send another method and a body (signed with its Digest);
+// -status names the expected answer when it is not a 2xx (a 401 asking
+// for SCA). -capture sends one request and records the answer, which
+// "obgw-load stock-caddyfile" turns into a Caddyfile where stock Caddy
+// answers the same path with the same status, headers and bytes.
 //
 // "obgw-load setup-transactions" prepares the sandbox of a running gateway
-// for the account-information benchmark; see setup.go.
+// for the account-information and payment benchmarks; see setup.go.
 package main
 
 import (
@@ -19,6 +25,7 @@ import (
 	"io"
 	"net/http"
 	"os"
+	"strings"
 	"time"
 )
 
@@ -60,17 +67,24 @@ type Result struct {
 }
 
 func main() {
-	if len(os.Args) > 1 && os.Args[1] == "setup-transactions" {
-		if err := setupTransactions(os.Args[2:]); err != nil {
-			fmt.Fprintln(os.Stderr, "obgw-load setup-transactions:", err)
-			os.Exit(1)
+	if len(os.Args) > 1 {
+		sub := map[string]func([]string) error{"setup-transactions": setupTransactions, "stock-caddyfile": stockCaddyfile, "same-answer": compareAnswers}[os.Args[1]]
+		if sub != nil {
+			if err := sub(os.Args[2:]); err != nil {
+				fmt.Fprintf(os.Stderr, "obgw-load %s: %v\n", os.Args[1], err)
+				os.Exit(1)
+			}
+			return
 		}
-		return
 	}
 	headers := headerFlag{"Tpp-Redirect-Uri": {"https://tpp.example.no/cb"}}
 	var cfg loadConfig
 	upstream := flag.String("upstream", "", "serve the 1 KiB JSON body on this address instead of generating load")
 	flag.StringVar(&cfg.target, "url", "https://localhost:8443/bench", "target URL")
+	flag.StringVar(&cfg.method, "X", http.MethodGet, "request method")
+	bodyFile := flag.String("body", "", "send this file's bytes as the body of every request (signed with its Digest; Content-Type application/json unless -H sets one)")
+	flag.IntVar(&cfg.status, "status", 0, "the expected answer status; any other counts as an error (0: any 2xx)")
+	captureFile := flag.String("capture", "", "send one request and write its answer (status, headers, body) to this file as JSON, for stock-caddyfile, instead of generating load")
 	flag.IntVar(&cfg.conns, "c", 16, "connections")
 	flag.DurationVar(&cfg.dur, "d", 10*time.Second, "duration")
 	flag.StringVar(&cfg.pkiDir, "pki", "testdata/pki", "test PKI directory")
@@ -82,8 +96,24 @@ func main() {
 	flag.Var(headers, "H", "extra header 'Name: value', repeatable; an empty value removes it (default TPP-Redirect-URI: https://tpp.example.no/cb)")
 	flag.Parse()
 	cfg.headers = http.Header(headers)
+	cfg.method = strings.ToUpper(cfg.method)
 	if *upstream != "" {
 		serveUpstream(*upstream)
+		return
+	}
+	if *bodyFile != "" {
+		b, err := os.ReadFile(*bodyFile)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "obgw-load:", err)
+			os.Exit(2)
+		}
+		cfg.body = b
+	}
+	if *captureFile != "" {
+		if err := capture(cfg, *captureFile); err != nil {
+			fmt.Fprintln(os.Stderr, "obgw-load -capture:", err)
+			os.Exit(1)
+		}
 		return
 	}
 	res, err := run(cfg)

@@ -1,6 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
+	"context"
+	"io"
 	"net/http"
 	"runtime"
 	"sync"
@@ -54,10 +58,11 @@ func (p *oncePool) next() (*http.Request, bool) {
 	return p.reqs[i], true
 }
 
-// buildPool makes n GET requests of target with headers, each signed by s
-// (unsigned when s is nil) with its own X-Request-ID and the current Date.
-// Signing costs about a millisecond of RSA each, so it runs on every CPU.
-func buildPool(target string, n int, s *tppclient.Signer, headers http.Header) ([]*http.Request, error) {
+// buildPool makes n requests of cfg (method, target, headers and body),
+// each signed by s (unsigned when s is nil) with its own X-Request-ID, the
+// current Date and, with a body, its Digest. Signing costs about a
+// millisecond of RSA each, so it runs on every CPU.
+func buildPool(cfg loadConfig, n int, s *tppclient.Signer) ([]*http.Request, error) {
 	out := make([]*http.Request, n)
 	var (
 		wg       sync.WaitGroup
@@ -70,17 +75,7 @@ func buildPool(target string, n int, s *tppclient.Signer, headers http.Header) (
 		go func() {
 			defer wg.Done()
 			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
-				req, err := http.NewRequest(http.MethodGet, target, nil)
-				if err == nil {
-					req.Header = headers.Clone()
-					if req.Header == nil {
-						req.Header = http.Header{}
-					}
-					req.Header.Set("Accept", "application/json")
-					if s != nil {
-						err = s.Sign(req, nil)
-					}
-				}
+				req, err := newRequest(cfg, s)
 				if err != nil {
 					errOnce.Do(func() { firstErr = err })
 					return
@@ -91,4 +86,36 @@ func buildPool(target string, n int, s *tppclient.Signer, headers http.Header) (
 	}
 	wg.Wait()
 	return out, firstErr
+}
+
+// newRequest builds one request of cfg. Signed, it is tppclient's request
+// (Signer.NewRequest: Date, X-Request-ID, Digest of the body,
+// TPP-Signature-Certificate, Signature; Content-Type application/json with
+// a body and Accept application/json unless -H gives them); unsigned, the
+// same method, headers and body without the signing headers. The body is
+// re-readable (GetBody), so a pool's request can be sent more than once.
+func newRequest(cfg loadConfig, s *tppclient.Signer) (*http.Request, error) {
+	method := cmp.Or(cfg.method, http.MethodGet)
+	if s != nil {
+		return s.NewRequest(context.Background(), method, cfg.target, cfg.headers, cfg.body)
+	}
+	var body io.Reader
+	if len(cfg.body) > 0 {
+		body = bytes.NewReader(cfg.body)
+	}
+	req, err := http.NewRequest(method, cfg.target, body)
+	if err != nil {
+		return nil, err
+	}
+	req.Header = cfg.headers.Clone()
+	if req.Header == nil {
+		req.Header = http.Header{}
+	}
+	if len(cfg.body) > 0 && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if req.Header.Get("Accept") == "" {
+		req.Header.Set("Accept", "application/json")
+	}
+	return req, nil
 }

@@ -70,7 +70,7 @@ func TestBuildPoolSignsDistinctRequests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	reqs, err := buildPool("https://localhost/v1/accounts", 50, s, http.Header{"Psu-Id": {"3f1c"}})
+	reqs, err := buildPool(loadConfig{target: "https://localhost/v1/accounts", headers: http.Header{"Psu-Id": {"3f1c"}}}, 50, s)
 	if err != nil {
 		t.Fatal(err)
 	}

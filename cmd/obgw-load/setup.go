@@ -27,9 +27,10 @@ const redirectURI = "https://tpp.example.no/cb"
 // a sandbox customer with one account and -transactions booked
 // transactions (mock-data operations), a bank-offered consent, its SCA on
 // the mock SCA page, and a check that a page of 200 comes back. It prints
-// what the load run needs as KEY=value lines: ACCOUNT_ID, PSU_ID and
-// TPP_SESSION_ID (this dialect finds the consent from PSU-ID and the
-// session; there is no Consent-ID header).
+// what the load run needs as KEY=value lines: ACCOUNT_ID, ACCOUNT_IBAN
+// (the debtor of the payment benchmark), PSU_ID and TPP_SESSION_ID (this
+// dialect finds the consent from PSU-ID and the session; there is no
+// Consent-ID header).
 func setupTransactions(args []string) error {
 	fs := flag.NewFlagSet("setup-transactions", flag.ContinueOnError)
 	base := fs.String("base", "https://localhost:8443", "gateway base URL")
@@ -61,10 +62,11 @@ func setupTransactions(args []string) error {
 		return err
 	}
 	var account struct {
-		ID string `json:"id"`
+		ID   string `json:"id"`
+		IBAN string `json:"iban"`
 	}
-	if err := json.Unmarshal(body, &account); err != nil || account.ID == "" {
-		return fmt.Errorf("create account: no id in %s", body)
+	if err := json.Unmarshal(body, &account); err != nil || account.ID == "" || account.IBAN == "" {
+		return fmt.Errorf("create account: no id or iban in %s", body)
 	}
 	if _, err := t.call(http.MethodPost, "/v1/sandbox/accounts/"+account.ID+"/transactions", nil,
 		string(transactionsBody(*count, time.Now())), http.StatusCreated); err != nil {
@@ -111,7 +113,7 @@ func setupTransactions(args []string) error {
 	if len(page.Transactions.Booked) != 200 || (*count > 200 && page.Transactions.Links["next"] == nil) {
 		return fmt.Errorf("transactions page: want 200 booked entries and a next link, got %d booked, links %v", len(page.Transactions.Booked), page.Transactions.Links)
 	}
-	fmt.Printf("ACCOUNT_ID=%s\nPSU_ID=%s\nTPP_SESSION_ID=%s\n", account.ID, q.Get("psu-id"), session)
+	fmt.Printf("ACCOUNT_ID=%s\nACCOUNT_IBAN=%s\nPSU_ID=%s\nTPP_SESSION_ID=%s\n", account.ID, account.IBAN, q.Get("psu-id"), session)
 	return nil
 }
 
