@@ -92,7 +92,10 @@ func (s *sqlStore) AddTransactions(ctx context.Context, accountID string, txs []
 }
 
 // The listing queries. Empty date bounds are open, so one statement text
-// serves every filter and stays in the prepared-statement caches.
+// serves every filter and stays in the prepared-statement caches. The
+// LIMIT is an expression, not a bare parameter: SQLite (3.53) reads a bare
+// LIMIT parameter's value when it plans, and so prepares the statement
+// again at every execution (BenchmarkLimitParameter).
 const (
 	// listBooked pages the booked transactions, each row with the
 	// account's total (countAllBooked's), so a page without date bounds
@@ -103,7 +106,7 @@ const (
 		WHERE account_id = $1 AND booked = TRUE
 			AND ($2 = '' OR booking_date >= $2) AND ($3 = '' OR booking_date <= $3)
 		ORDER BY booking_date DESC, created_at DESC, id
-		LIMIT $4 OFFSET $5`
+		LIMIT ($4 + 0) OFFSET $5`
 	// countBooked counts the booked transactions before paging, from the
 	// per-day counts AddTransactions keeps. (Counting the transactions
 	// themselves costs a scan of every match: 15 ms for 100,000.)
@@ -135,7 +138,7 @@ const (
 			AND ($2 = '' OR COALESCE(NULLIF(booking_date, ''), value_date) = '' OR COALESCE(NULLIF(booking_date, ''), value_date) >= $2)
 			AND ($3 = '' OR COALESCE(NULLIF(booking_date, ''), value_date) = '' OR COALESCE(NULLIF(booking_date, ''), value_date) <= $3)
 		ORDER BY booking_date DESC, created_at DESC, id
-		LIMIT $4 OFFSET $5`
+		LIMIT ($4 + 0) OFFSET $5`
 )
 
 // ListTransactions returns an account's transactions matching f: booked
