@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"strconv"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
@@ -32,6 +33,7 @@ func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    on_error                 registry|replay|limit|ocsp deny|allow
 //	    limit                    balances|transactions [<resource placeholder>]
 //	    redirect_http_localhost
+//	    log_sample_reads         <n>
 //	}
 func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // directive name
@@ -109,6 +111,16 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if len(args) == 2 {
 				v.LimitResource = args[1]
 			}
+		case "log_sample_reads":
+			var s string
+			if !d.AllArgs(&s) {
+				return d.ArgErr()
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil || n < 1 {
+				return d.Errf("log_sample_reads: %q is not a whole number of 1 or more", s)
+			}
+			v.LogSampleReads = n
 		case "redirect_http_localhost":
 			if d.NextArg() {
 				return d.ArgErr()

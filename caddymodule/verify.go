@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -73,12 +74,20 @@ type Verify struct {
 	// LimitResource is the placeholder that names the limited resource;
 	// default {http.request.uri.path.2}, the {id} of /v1/accounts/{id}/...
 	LimitResource string `json:"limit_resource,omitempty"`
+	// LogSampleReads, when above 1, keeps one in LogSampleReads access-log
+	// entries of the route's successful GET and HEAD requests: the others
+	// are skipped (Caddy's log_skip). Refusals, errors and every other
+	// method are always logged; so are the rejections metrics.
+	LogSampleReads int `json:"log_sample_reads,omitempty"`
 
 	policy   gateway.Policy
 	verifier *gateway.Verifier
 	bodies   *semaphore.Weighted
 	metrics  *metrics
 	logger   *zap.Logger
+	// reads counts the successful reads LogSampleReads samples (a
+	// pointer: Verify is copied by value as a module).
+	reads *atomic.Uint64
 }
 
 // CaddyModule returns the Caddy module information.
@@ -92,6 +101,7 @@ func (Verify) CaddyModule() caddy.ModuleInfo {
 // Provision builds the route's policy and fetches the shared app.
 func (v *Verify) Provision(ctx caddy.Context) error {
 	v.logger = ctx.Logger()
+	v.reads = new(atomic.Uint64)
 	appIface, err := ctx.App("obgw")
 	if err != nil {
 		return fmt.Errorf("obgw_verify: loading obgw app: %v", err)
@@ -238,18 +248,24 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 		}
 	}
 	r.Header.Set(tppcontext.Header, out.Token)
-	if !out.LimitReserved() {
+	sampled := v.LogSampleReads > 1 && (r.Method == http.MethodGet || r.Method == http.MethodHead)
+	if !out.LimitReserved() && !sampled {
 		return next.ServeHTTP(w, r)
 	}
-	// A call counted against the PSU-not-present limit counts only if it
-	// is served: an error answer gives its place back (refused calls do
-	// not count), on whichever instance, through the limiter's store.
 	sw := &statusWriter{ResponseWriterWrapper: &caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
 	err := next.ServeHTTP(sw, r)
-	if err != nil || sw.status >= 300 || sw.status == 0 {
+	served := err == nil && sw.status >= 200 && sw.status < 300
+	if out.LimitReserved() && !served {
+		// A call counted against the PSU-not-present limit counts only
+		// if it is served: an error answer gives its place back (refused
+		// calls do not count), on whichever instance, through the
+		// limiter's store.
 		if rerr := v.verifier.ReleaseLimit(context.WithoutCancel(r.Context()), out); rerr != nil {
 			v.logger.Warn("a refused call stays counted against the PSU-not-present limit", zap.Error(rerr))
 		}
+	}
+	if sampled && served && v.reads.Add(1)%uint64(v.LogSampleReads) != 0 {
+		caddyhttp.SetVar(r.Context(), caddyhttp.LogSkipVar, true)
 	}
 	return err
 }
