@@ -208,6 +208,12 @@ func (v *Verify) buildPolicy() (gateway.Policy, error) {
 // ServeHTTP verifies the request and passes it on, or answers the error.
 func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	req := gateway.Request{HTTP: r}
+	// (request-target) signs the request line as the client sent it, not
+	// as a rewrite before this handler (uri strip_prefix of a base path)
+	// left it.
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.RequestURI != r.RequestURI {
+		req.RequestTarget = orig.RequestURI
+	}
 	// The body is read only once the request is authenticated (see
 	// gateway.Request.ReadBody); its bytes count against the app's body
 	// budget until the request is answered. A request without a body
@@ -248,6 +254,8 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 		}
 	}
 	r.Header.Set(tppcontext.Header, out.Token)
+	// An in-process backend takes the context as it is, unsigned.
+	r = r.WithContext(tppcontext.WithIssued(r.Context(), out.Token, &out.Context))
 	sampled := v.LogSampleReads > 1 && (r.Method == http.MethodGet || r.Method == http.MethodHead)
 	if !out.LimitReserved() && !sampled {
 		return next.ServeHTTP(w, r)

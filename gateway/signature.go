@@ -13,8 +13,9 @@ var signingStringPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); 
 
 // verifySignature checks the Signature header against the cached
 // certificate: parameters, keyId, coverage, then the RSA signature over the
-// headers as transmitted.
-func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
+// headers as transmitted and target, the request-target of the original
+// request line.
+func (e *certEntry) verifySignature(r *http.Request, target string, p *Policy) *bgerror.Error {
 	vals := r.Header["Signature"]
 	if len(vals) == 0 || vals[0] == "" {
 		return bgerror.New(bgerror.CodeSignatureMissing, "the Signature header is missing; every request must be signed")
@@ -42,7 +43,7 @@ func (e *certEntry) verifySignature(r *http.Request, p *Policy) *bgerror.Error {
 	}
 	bp := signingStringPool.Get().(*[]byte)
 	defer signingStringPool.Put(bp)
-	ss, err := signature.AppendSigningString((*bp)[:0], params.Headers, r.Method, r.RequestURI, signedHeaders(r, params.Headers))
+	ss, err := signature.AppendSigningString((*bp)[:0], params.Headers, r.Method, target, signedHeaders(r, params.Headers))
 	*bp = ss[:0]
 	if err != nil {
 		return sigInvalid(err.Error())

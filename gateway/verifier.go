@@ -104,6 +104,11 @@ type Request struct {
 	// HTTP is the request as received: headers as transmitted, RequestURI
 	// from the original request line.
 	HTTP *http.Request
+	// RequestTarget, when set, is the request-target of the request line
+	// as the client sent it, which (request-target) signs: a server that
+	// rewrites the URI before the request is verified (a base path
+	// stripped) passes the original here. Empty: HTTP.RequestURI.
+	RequestTarget string
 	// Body is the exact body bytes received (empty for none).
 	Body []byte
 	// ReadBody, when set, reads the body after every check that needs no
@@ -122,6 +127,14 @@ type Request struct {
 	// Timed asks for each check's duration in Outcome.Timings (for trace
 	// spans); off, the pipeline reads no clock per check.
 	Timed bool
+}
+
+// target is the request-target (request-target) covers.
+func (r *Request) target() string {
+	if r.RequestTarget != "" {
+		return r.RequestTarget
+	}
+	return r.HTTP.RequestURI
 }
 
 // Outcome is the pipeline's verdict on one request.
@@ -242,7 +255,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 4. Signature, before anything is said about the TPP: an unsigned
 	// request with someone's (public) certificate learns nothing of the
 	// register and is not attributed to that TPP.
-	if o.record(p, CheckSignature, DecisionPass, entry.verifySignature(r.HTTP, p)) {
+	if o.record(p, CheckSignature, DecisionPass, entry.verifySignature(r.HTTP, r.target(), p)) {
 		return
 	}
 	k.lap(CheckSignature)

@@ -165,6 +165,27 @@ func TestForwardingAndContextToken(t *testing.T) {
 		}
 	})
 
+	t.Run("(request-target) is the original request line under a stripped base path", func(t *testing.T) {
+		s := signer(t, "tpp")
+		s.SignRequestTarget = true
+		req := newRequest(t, g, http.MethodGet, "/api-sandbox/v1/target?a=1", nil)
+		if err := s.Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		if got := send(t, c, req); got.status != 200 {
+			t.Fatalf("signed with the base path: %d %s", got.status, got.body)
+		}
+		// Signed over the rewritten target instead: refused.
+		req = newRequest(t, g, http.MethodGet, "/v1/target?a=1", nil)
+		if err := s.Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		req.URL.Path = "/api-sandbox/v1/target"
+		if got := send(t, c, req); got.status != 400 || got.err.code() != "SIGNATURE_INVALID" {
+			t.Fatalf("signed without the base path: %d %s", got.status, got.body)
+		}
+	})
+
 	t.Run("body over the cap", func(t *testing.T) {
 		body := []byte(`{"a":"` + strings.Repeat("x", 1<<20) + `"}`)
 		req := newRequest(t, g, http.MethodPost, "/v1/echo", body)

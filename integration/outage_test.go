@@ -98,7 +98,9 @@ func TestPostgresOutage(t *testing.T) {
 	proxy := newTCPProxy(t, "127.0.0.1:5432")
 	url = strings.Replace(url, "127.0.0.1:5432", proxy.addr, 1)
 	g := startGateway(t, "Caddyfile", "OBGW_DATABASE_URL="+url)
-	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	// A PSU-ID the store must look up (without one, the answer needs no
+	// store: a sealed scaRedirect).
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString(), psuID: uuid.NewString()}
 	if got := s.call("GET", "/v1/accounts", true); got.status != 401 || got.err.code() != "CONSENT_INVALID" {
 		t.Fatalf("before: %d %s", got.status, got.body)
 	}
