@@ -137,6 +137,7 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 	if loc.dialect == sqliteDialect {
 		s.prepared = newPreparedDB(db)
 		s.q = s.prepared
+		s.writers = newWriterTurn()
 	}
 	if s.now == nil {
 		s.now = time.Now

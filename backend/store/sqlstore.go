@@ -17,6 +17,8 @@ type sqlStore struct {
 	q querier
 	// prepared keeps the pool's prepared statements (SQLite); nil otherwise.
 	prepared *preparedDB
+	// writers orders this process's writers (SQLite); nil otherwise.
+	writers writerTurn
 	// tx is the transaction of an Atomically view; nil otherwise.
 	tx *sql.Tx
 	// d is the engine's dialect.
@@ -65,7 +67,7 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		return fn(s) // already inside
 	}
 	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now}
+		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now, writers: s.writers}
 		return fn(view)
 	})
 }
@@ -130,6 +132,11 @@ func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) 
 		// Inside an Atomically view: the outer transaction commits.
 		return s.fail(op, fn(s.tx))
 	}
+	done, err := s.writers.take(ctx)
+	if err != nil {
+		return s.fail(op, err)
+	}
+	defer done()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.fail(op, err)
@@ -147,6 +154,13 @@ func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) 
 // exec runs one statement outside a transaction and returns the number of
 // rows it changed.
 func (s *sqlStore) exec(ctx context.Context, op, query string, args ...any) (int64, error) {
+	if s.tx == nil {
+		done, err := s.writers.take(ctx)
+		if err != nil {
+			return 0, s.fail(op, err)
+		}
+		defer done()
+	}
 	res, err := s.q.ExecContext(ctx, query, args...)
 	if err != nil {
 		return 0, s.fail(op, err)
