@@ -90,3 +90,37 @@ func (p *preparedDB) Close() {
 		delete(p.stmts, q)
 	}
 }
+
+// preparedTx runs a transaction's statements through p's prepared
+// statements: database/sql re-uses the one prepared on the transaction's
+// connection (Tx.StmtContext), so a write inside Atomically is not parsed
+// again either.
+type preparedTx struct {
+	tx *sql.Tx
+	p  *preparedDB
+}
+
+func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.p.stmt(ctx, query); st != nil {
+		ts := t.tx.StmtContext(ctx, st)
+		defer ts.Close()
+		return ts.ExecContext(ctx, args...)
+	}
+	return t.tx.ExecContext(ctx, query, args...)
+}
+
+func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.p.stmt(ctx, query); st != nil {
+		// The statement stays open until its rows are closed: closing a
+		// transaction's statement closes its rows (database/sql).
+		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
+	}
+	return t.tx.QueryContext(ctx, query, args...)
+}
+
+func (t preparedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.p.stmt(ctx, query); st != nil {
+		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return t.tx.QueryRowContext(ctx, query, args...)
+}

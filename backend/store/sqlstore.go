@@ -67,7 +67,10 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		return fn(s) // already inside
 	}
 	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now, writers: s.writers}
+		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared}
+		if s.prepared != nil {
+			view.q = preparedTx{tx: tx, p: s.prepared}
+		}
 		return fn(view)
 	})
 }
