@@ -115,6 +115,11 @@ func (s *Server) routes() {
 // ServeHTTP routes the request. Unknown paths get 404 RESOURCE_UNKNOWN and
 // known paths with another method 405 SERVICE_INVALID.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if base := basePath(r.Context()); base != "" {
+		bw := &baseWriter{w: w, base: base}
+		defer bw.finish()
+		w = bw
+	}
 	h, pattern := s.mux.Handler(r)
 	if pattern == "" {
 		// The mux's own 404/405 answers are plain text: answer ours.

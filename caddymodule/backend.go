@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"net/http"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/caddyserver/caddy/v2"
@@ -172,6 +173,12 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		b.logger.Error("backend database unavailable", zap.Error(err))
 		bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later").Write(w)
 		return nil
+	}
+	// Under a base path stripped before this handler (uri strip_prefix),
+	// the backend's links carry it.
+	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil &&
+		len(orig.URL.Path) > len(r.URL.Path) && strings.HasSuffix(orig.URL.Path, r.URL.Path) {
+		r = r.WithContext(backend.WithBasePath(r.Context(), orig.URL.Path[:len(orig.URL.Path)-len(r.URL.Path)]))
 	}
 	srv.ServeHTTP(w, r)
 	return nil
