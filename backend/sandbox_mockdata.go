@@ -396,8 +396,8 @@ func cardDetails(t *mockdata.CardTransaction) map[string]any {
 }
 
 func addressJSON(a mockdata.Address) map[string]string {
-	m := map[string]string{"country": a.Country}
-	for k, v := range map[string]string{"street": a.Street, "buildingNumber": a.BuildingNumber, "postalCode": a.PostalCode, "city": a.City} {
+	m := map[string]string{}
+	for k, v := range map[string]string{"street": a.Street, "buildingNumber": a.BuildingNumber, "postalCode": a.PostalCode, "city": a.City, "country": a.Country} {
 		if v != "" {
 			m[k] = v
 		}

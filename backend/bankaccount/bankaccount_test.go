@@ -40,3 +40,22 @@ func TestIBAN(t *testing.T) {
 		}
 	}
 }
+
+// TestValidIBANCheckDigits: MOD 97 and structure only; a Norwegian IBAN
+// whose account number fails MOD11 passes, one of the wrong length or
+// with letters in the account number does not.
+func TestValidIBANCheckDigits(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"NO7809232911044":        true,
+		"NO7909232911044":        false,
+		"NO9386011117947":        true,
+		"NO938601111794":         false,
+		"NO93860111179A7":        false,
+		"DE89370400440532013000": true,
+		"no7809232911044":        false,
+	} {
+		if ValidIBANCheckDigits(s) != ok {
+			t.Errorf("ValidIBANCheckDigits(%s) != %v", s, ok)
+		}
+	}
+}

@@ -90,7 +90,9 @@ func (c *checker) accountTransaction(items strictjson.Array, i int, tx *AccountT
 	tx.DebtorName, _ = o.Text("debtorName", false, maxNameRunes)
 	tx.DebtorAccount = o.optionalReference("debtorAccount")
 	tx.UltimateDebtor, _ = o.Text("ultimateDebtor", false, maxNameRunes)
-	tx.PurposeCode, _ = o.Code("purposeCode", false, validPurposeCode, rulePurposeCode)
+	// The description types purposeCode a string; the tooling sends free
+	// text, so it is text rather than an ISO 20022 code.
+	tx.PurposeCode, _ = o.Text("purposeCode", false, maxIDRunes)
 	tx.BankTransactionCode, _ = o.Text("bankTransactionCode", false, maxIDRunes)
 }
 

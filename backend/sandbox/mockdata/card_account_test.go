@@ -30,6 +30,16 @@ func TestParseCardAccount(t *testing.T) {
 			CardID: "1", CardIDVNo: "2", AccountNumber: "123412341234", Expiry: "2028-01-01", Name: "Kari Mastercard",
 			Product: "Basic Credit", Status: "enabled",
 		})),
+		// Issue 16: contract section 10's card account sends EXPECTED twice.
+		good("the same balance twice is one", func(t *testing.T, a A) { equal(1)(t, len(a.Balances)) }, func(v any) {
+			m := v.(map[string]any)
+			m["balances"] = append(m["balances"].([]any), m["balances"].([]any)[0])
+		}),
+		bad[A]("the same type with another amount", "$.balances[1].balanceType", "different values", func(v any) {
+			m := v.(map[string]any)
+			m["balances"] = append(m["balances"].([]any), map[string]any{
+				"balanceAmount": map[string]any{"currency": "NOK", "amount": 999}, "balanceType": "expected"})
+		}),
 		good("only the required fields", equal(A{CustomerNumber: "13039319955", MaskedPAN: "1234xxxxxxxx4321", Currency: "NOK",
 			CreditLimit: Money{Currency: "NOK"}, Status: "enabled"}),
 			func(v any) {

@@ -75,6 +75,9 @@ var cardTransactionFields = &strictjson.FieldSet{Names: []string{
 	"cardTransactionId", "terminalId", "bookingDate", "transactionDate", "transactionAmount",
 	"originalAmount", "merchantCategoryCode", "currencyExchange", "cardAcceptorId",
 	"cardAcceptorAddress", "maskedPan", "transactionDetails", "invoiced", "proprietaryBankTransactionCode",
+	// The description does not show where the last seven fields nest; the
+	// tooling sends the markup fields at the top level.
+	"markupFee", "markupFeePercentage",
 }}
 
 var currencyExchangeFields = &strictjson.FieldSet{Names: []string{
@@ -119,7 +122,7 @@ func (c *checker) cardTransaction(items strictjson.Array, i int, tx *CardTransac
 		return
 	}
 	tx.CardTransactionID, _ = o.Text("cardTransactionId", true, maxIDRunes)
-	tx.TerminalID, _ = o.Text("terminalId", true, maxIDRunes)
+	tx.TerminalID = o.anyText("terminalId", maxIDRunes)
 	booking, okB := o.pastDate("bookingDate", true)
 	value, okV := o.pastDate("transactionDate", true)
 	if okB && okV && booking.civil > value.civil {
@@ -128,22 +131,45 @@ func (c *checker) cardTransaction(items strictjson.Array, i int, tx *CardTransac
 	tx.BookingDate, tx.TransactionDate = booking.civil, value.civil
 	tx.TransactionAmount, _ = o.amount("transactionAmount", true)
 	tx.OriginalAmount, _ = o.amount("originalAmount", true)
-	tx.MerchantCategoryCode, _ = o.Code("merchantCategoryCode", true, validMerchantCategoryCode, ruleMerchantCategoryCode)
+	// The description types it a string; the tooling sends codes other
+	// than ISO 18245's four digits.
+	tx.MerchantCategoryCode = o.anyText("merchantCategoryCode", maxIDRunes)
 	if x, p := o.child("currencyExchange", false, currencyExchangeFields); p == strictjson.Valid {
-		tx.CurrencyExchange = x.currencyExchange()
+		tx.CurrencyExchange = x.currencyExchange(o)
+	} else if p == strictjson.Absent {
+		for _, name := range []string{"markupFee", "markupFeePercentage"} {
+			if o.Has(name) {
+				o.Report(name, "is the markup of a currency exchange: send currencyExchange with it")
+			}
+		}
 	}
-	tx.CardAcceptorID, _ = o.Text("cardAcceptorId", true, maxIDRunes)
+	tx.CardAcceptorID = o.anyText("cardAcceptorId", maxIDRunes)
 	if a, p := o.child("cardAcceptorAddress", true, addressFields); p == strictjson.Valid {
 		tx.CardAcceptorAddress = a.address()
 	}
 	tx.MaskedPAN, _ = o.Code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
-	tx.TransactionDetails, _ = o.Text("transactionDetails", true, maxDetailsRunes)
-	tx.Invoiced, _ = o.Bool("invoiced", true, true)
-	tx.ProprietaryBankTransactionCode, _ = o.Text("proprietaryBankTransactionCode", true, maxIDRunes)
+	tx.TransactionDetails = o.anyText("transactionDetails", maxDetailsRunes)
+	if n, ok := o.Lookup("invoiced"); ok && n.Kind == strictjson.KindString && n.Text == "" {
+		// The tooling sends "" when it does not know: not invoiced.
+		tx.Invoiced = false
+	} else {
+		tx.Invoiced, _ = o.Bool("invoiced", true, true)
+	}
+	tx.ProprietaryBankTransactionCode = o.anyText("proprietaryBankTransactionCode", maxIDRunes)
 }
 
-// currencyExchange checks a currencyExchange object: every field required.
-func (o object) currencyExchange() *CurrencyExchange {
+// anyText returns a member the description marks "string, required": it
+// must be sent, and may be empty (the tooling sends "" for what it does
+// not know).
+func (o object) anyText(name string, maxRunes int) string {
+	if _, p := o.Field(name, true, strictjson.KindString); p != strictjson.Valid {
+		return ""
+	}
+	s, _ := o.Text(name, false, maxRunes)
+	return s
+}
+
+func (o object) currencyExchange(tx object) *CurrencyExchange {
 	var x CurrencyExchange
 	x.SourceCurrency, _ = o.currency("sourceCurrency", true)
 	x.TargetCurrency, _ = o.currency("targetCurrency", true)
@@ -151,8 +177,20 @@ func (o object) currencyExchange() *CurrencyExchange {
 	x.UnitCurrency, _ = o.currency("unitCurrency", true)
 	q, _ := o.date("quotationDate", true)
 	x.QuotationDate = q.civil
-	x.MarkupFee, _ = o.amount("markupFee", true)
-	x.MarkupFeePercentage, _ = o.Code("markupFeePercentage", true, validDecimal, rulePercentage)
+	// The markup fields are required, here or at the top level of the
+	// transaction (tx), once.
+	from := func(name string) object {
+		inside, outside := o.Has(name), tx.Has(name)
+		switch {
+		case inside && outside:
+			tx.Report(name, "is also in currencyExchange: send it once, in either place")
+		case outside:
+			return tx
+		}
+		return o
+	}
+	x.MarkupFee, _ = from("markupFee").amount("markupFee", true)
+	x.MarkupFeePercentage, _ = from("markupFeePercentage").Code("markupFeePercentage", true, validDecimal, rulePercentage)
 	return &x
 }
 
@@ -163,6 +201,8 @@ func (o object) address() Address {
 	a.BuildingNumber, _ = o.Text("buildingNumber", false, maxShortRunes)
 	a.PostalCode, _ = o.Text("postalCode", false, maxShortRunes)
 	a.City, _ = o.Text("city", false, maxCityRunes)
-	a.Country, _ = o.Code("country", true, codelists.ValidCountry, codelists.RuleCountry)
+	// Required by the description, left out by the tooling: checked when
+	// sent.
+	a.Country, _ = o.Code("country", false, codelists.ValidCountry, codelists.RuleCountry)
 	return a
 }

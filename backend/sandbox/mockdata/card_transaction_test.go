@@ -126,9 +126,13 @@ func cardCases() []cardCase {
 		c("transactionAmount.amount missing", "$[0].transactionAmount.amount", "is required", set("transactionAmount.amount", remove)),
 		c("originalAmount.currency missing", "$[0].originalAmount.currency", "is required", set("originalAmount.currency", remove)),
 		c("originalAmount.amount null", "$[0].originalAmount.amount", "must not be null", set("originalAmount.amount", nil)),
-		c("country missing", "$[0].cardAcceptorAddress.country", "is required", set("cardAcceptorAddress.country", remove)),
-		c("empty terminalId", "$[0].terminalId", "must not be empty", set("terminalId", "")),
-		c("blank cardAcceptorId", "$[0].cardAcceptorId", "must not be empty", set("cardAcceptorId", "   ")),
+		// Issue 16: the tooling's shapes, taken as they are.
+		ok("country missing", func(t *testing.T, tx CardTransaction) { eq(tx.CardAcceptorAddress.Country, "")(t) }, set("cardAcceptorAddress.country", remove)),
+		ok("empty terminalId", func(t *testing.T, tx CardTransaction) { eq(tx.TerminalID, "")(t) }, set("terminalId", "")),
+		ok("empty strings in the string fields", func(t *testing.T, tx CardTransaction) {
+			eq(tx.CardAcceptorID+tx.TransactionDetails+tx.ProprietaryBankTransactionCode+tx.MerchantCategoryCode, "")(t)
+		}, set("cardAcceptorId", ""), set("transactionDetails", ""), set("proprietaryBankTransactionCode", ""), set("merchantCategoryCode", "")),
+		c("terminalId missing", "$[0].terminalId", "is required", set("terminalId", remove)),
 		// Amounts.
 		ok("amount int32 max", func(t *testing.T, tx CardTransaction) {
 			eq(tx.TransactionAmount, Money{"NOK", 214748364700})(t)
@@ -205,8 +209,8 @@ func cardCases() []cardCase {
 		c("maskedPan of 20", "$[0].maskedPan", "12 to 19", set("maskedPan", "123456xxxxxxxxxx1234")),
 		c("maskedPan with dashes", "$[0].maskedPan", "masked card number", set("maskedPan", "5412-xxxx-xxxx-1234")),
 		// merchantCategoryCode.
-		c("merchantCategoryCode of 3", "$[0].merchantCategoryCode", "4 digits", set("merchantCategoryCode", "541")),
-		c("merchantCategoryCode with a letter", "$[0].merchantCategoryCode", "4 digits", set("merchantCategoryCode", "54a1")),
+		ok("merchantCategoryCode free text", func(t *testing.T, tx CardTransaction) { eq(tx.MerchantCategoryCode, "541-A")(t) }, set("merchantCategoryCode", "541-A")),
+		c("merchantCategoryCode of 36", "$[0].merchantCategoryCode", "longer than 35", set("merchantCategoryCode", strings.Repeat("5", 36))),
 		// invoiced.
 		ok("invoiced true", func(t *testing.T, tx CardTransaction) { eq(tx.Invoiced, true)(t) }, set("invoiced", true)),
 		ok("invoiced false", func(t *testing.T, tx CardTransaction) { eq(tx.Invoiced, false)(t) }, set("invoiced", false)),
@@ -215,6 +219,18 @@ func cardCases() []cardCase {
 		c("invoiced \"TRUE\"", "$[0].invoiced", "must be true or false", set("invoiced", "TRUE")),
 		c("invoiced \"yes\"", "$[0].invoiced", "must be true or false", set("invoiced", "yes")),
 		c("invoiced 1", "$[0].invoiced", "must be true or false", set("invoiced", 1)),
+		// Markup at the top level (issue 16: the description does not show
+		// where the last seven fields nest).
+		ok("markup at the top level", func(t *testing.T, tx CardTransaction) {
+			eq(tx.CurrencyExchange.MarkupFee, Money{"NOK", 700})(t)
+			eq(tx.CurrencyExchange.MarkupFeePercentage, "2.5")(t)
+		}, set("currencyExchange.markupFee", remove), set("currencyExchange.markupFeePercentage", remove),
+			set("markupFee", map[string]any{"currency": "NOK", "amount": 7}), set("markupFeePercentage", "2.5")),
+		c("markup in both places", "$[0].markupFee", "send it once", set("markupFee", map[string]any{"currency": "NOK", "amount": 7})),
+		c("markup without currencyExchange", "$[0].markupFeePercentage", "send currencyExchange with it",
+			set("currencyExchange", remove), set("markupFeePercentage", "2.5")),
+		c("markup in neither place", "$[0].currencyExchange.markupFee", "is required", set("currencyExchange.markupFee", remove)),
+		ok(`invoiced ""`, func(t *testing.T, tx CardTransaction) { eq(tx.Invoiced, false)(t) }, set("invoiced", "")),
 		// currencyExchange.
 		ok("no currencyExchange", func(t *testing.T, tx CardTransaction) { eq(tx.CurrencyExchange == nil, true)(t) },
 			set("currencyExchange", remove)),
@@ -373,7 +389,7 @@ func TestParseCardTransactionsAllErrors(t *testing.T) {
 			list := make([]any, tc.broken)
 			for i := range list {
 				it := cardItem()
-				set("terminalId", "")(it)
+				set("terminalId", remove)(it)
 				list[i] = it
 			}
 			_, errs := ParseCardTransactions(marshal(list), testNow)

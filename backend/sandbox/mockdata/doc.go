@@ -58,23 +58,35 @@
 //   - maskedPan: 12 to 19 characters, digits and x, X or *, with every
 //     position between the first six and the last four masked (PCI DSS), so
 //     that a full card number is never stored.
-//   - merchantCategoryCode: 4 digits (ISO 18245). exchangeRate: a positive
-//     decimal string; markupFeePercentage: a decimal string of at least 0;
-//     both with '.' and without sign or exponent, at most 24 characters.
-//   - currencyExchange (optional) holds the seven fields the description
-//     lists after it, all required when it is present.
+//   - The card transaction's members that the description marks "string,
+//     required" (terminalId, merchantCategoryCode, cardAcceptorId,
+//     transactionDetails, proprietaryBankTransactionCode) must be sent
+//     and may be empty; merchantCategoryCode is free text of at most 35
+//     characters. invoiced "" is read as false. The acceptor address's
+//     country is checked when sent. exchangeRate: a positive decimal
+//     string; markupFeePercentage: a decimal string of at least 0; both
+//     with '.' and without sign or exponent, at most 24 characters.
+//   - currencyExchange (optional) holds the fields the description lists
+//     after it, all required when it is present; markupFee and
+//     markupFeePercentage may instead be sent at the transaction's top
+//     level (the description does not show their nesting), once.
 //   - Customer numbers (customerNumber, owner, customer): 1 to 35 ASCII
 //     letters and digits; customer type private or corporate in any case,
 //     returned as PRIVATE or CORPORATE.
-//   - Accounts: bban (MOD11) or iban (check digits; Norwegian for an
-//     account of this bank), both naming the same account when both are
-//     sent; the other is derived. cashAccountType is an ISO 20022 code,
+//   - Accounts: bban (11 digits) or iban (MOD 97 check digits; Norwegian
+//     for an account of this bank), both naming the same account when both
+//     are sent; the other is derived. The MOD11 check digit of a Norwegian
+//     account number is not asked of mock data (the contract's own example
+//     numbers lack it); payments keep it. cashAccountType is an ISO 20022 code,
 //     CACC when not sent. Counterparty and agreement account references
-//     take any valid IBAN or a Norwegian BBAN.
+//     take an IBAN with valid MOD 97 check digits or an 11-digit BBAN;
+//     purposeCode is free text of at most 35 characters.
 //   - Balances: types matched in any case and returned in Berlin Group
 //     spelling; a card account takes expected or authorised, an account
 //     also closingBooked, openingBooked, interimAvailable, interimBooked,
-//     forwardAvailable and nonInvoiced; each type at most once.
+//     forwardAvailable and nonInvoiced; each type at most once, except that
+//     the same balance sent twice (as contract section 10's card account
+//     does) is kept once.
 //   - Bounds: a body of at most MaxBodyBytes, JSON nesting 32 deep, 100
 //     members per object, 65536 values, number literals of 32 characters,
 //     strings of 4096 bytes (jsonscan's bounds), 1 to 1000 card or account transactions, 20 balances, 100 engagements.

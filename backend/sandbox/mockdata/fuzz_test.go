@@ -101,7 +101,7 @@ func FuzzParseAccount(f *testing.F) {
 		if errs != nil {
 			return
 		}
-		if !bankaccount.ValidBBAN(a.BBAN) || a.IBAN != bankaccount.IBAN("NO", a.BBAN) || !codelists.ValidCurrency(a.Currency) ||
+		if !mockBBAN(a.BBAN) || !bankaccount.ValidIBANCheckDigits(a.IBAN) || a.IBAN != bankaccount.IBAN("NO", a.BBAN) || !codelists.ValidCurrency(a.Currency) ||
 			a.CreditLine.Minor < 0 || a.CreditLine.Currency != a.Currency {
 			t.Fatalf("accepted %+v", a)
 		}
