@@ -228,7 +228,7 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 		}
 		checker, err := eidas.LoadCRLs(crl, cas)
 		if err != nil {
-			return nil, fmt.Errorf("obgw: crl %s: %v", a.CRL, err)
+			return nil, fmt.Errorf("obgw: crl %s: %v; its CRLs must be issued by the CAs of qtsp_cas %s: give the CRLs of those CAs, or an empty crl (OBGW_CRL=) for none", a.CRL, err, a.QTSPCAs)
 		}
 		v.Revocation = checker
 	}

@@ -58,10 +58,11 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" {
+		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
-			// in memory, or is a production deployment.
+			// in memory, is a production deployment, or reads no CRL file
+			// (OCSP or the certificates' own CRLs may be the bank's choice).
 			return d.ArgErr()
 		}
 		var err error

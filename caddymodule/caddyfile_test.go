@@ -132,6 +132,11 @@ func TestUnmarshalApp(t *testing.T) {
 	if err := new(App).UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n registry\n}")); err == nil {
 		t.Fatal("empty registry accepted")
 	}
+	// Issue 16, F1: no CRL file is a bank's choice (OBGW_CRL=).
+	noCRL := &App{CRL: "set"}
+	if err := noCRL.UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n crl\n}")); err != nil || noCRL.CRL != "" {
+		t.Fatalf("empty crl: %v, %q", err, noCRL.CRL)
+	}
 	if err := (&App{Environment: "staging"}).Validate(); err == nil {
 		t.Fatal("unknown environment accepted")
 	}
