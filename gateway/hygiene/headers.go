@@ -222,6 +222,13 @@ func CheckHeaders(h http.Header, rules HeaderRules) error {
 			return err
 		}
 	}
+	// A second signature in Authorization (draft-cavage's other carrier)
+	// beside Signature: which one counts would be the server's guess.
+	for _, v := range h.Values("Authorization") {
+		if len(v) >= len("Signature ") && strings.EqualFold(v[:len("Signature ")], "Signature ") {
+			return &Error{Path: "Authorization", Text: "carries a signature besides the Signature header; send the signature once, in the Signature header"}
+		}
+	}
 	return nil
 }
 

@@ -48,6 +48,9 @@ func TestCheckHeaders(t *testing.T) {
 		{name: "http localhost redirect in sandbox", rules: HeaderRules{AllowHTTPLocalhostRedirect: true},
 			edit: func(h http.Header) { h.Set("TPP-Redirect-URI", "http://localhost:3000/cb") }},
 		{name: "x-accept-fix may repeat", edit: func(h http.Header) { h.Add("X-Accept-Fix", "longer-names") }},
+		{name: "Authorization of another scheme", edit: func(h http.Header) { h.Set("Authorization", "Bearer x") }},
+		{name: "two signature carriers (X11)", edit: func(h http.Header) { h.Set("Authorization", `signature keyId="x",signature="y"`) },
+			wantPath: "Authorization", wantText: "besides the Signature header"},
 
 		{name: "bad X-Request-ID", edit: func(h http.Header) { h.Set("X-Request-ID", "1234") }, wantPath: "X-Request-ID", wantText: "not a UUID"},
 		{name: "empty X-Request-ID", edit: func(h http.Header) { h.Set("X-Request-ID", "") }, wantPath: "X-Request-ID", wantText: "not a UUID"},
