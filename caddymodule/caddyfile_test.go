@@ -113,6 +113,15 @@ func TestFromStatusNeverAnswers500(t *testing.T) {
 	}
 }
 
+// TestMisdirectedSaysWhatToDo (issue 16, F2): a 421 tells the client to
+// connect with the certificate's host name.
+func TestMisdirectedSaysWhatToDo(t *testing.T) {
+	e := fromStatus(421, "")
+	if e.Status != 421 || e.Code != "FORMAT_ERROR" || !strings.Contains(e.Text, "connect with the host name the server certificate names") {
+		t.Errorf("421: %+v", e)
+	}
+}
+
 func TestUnmarshalApp(t *testing.T) {
 	a := new(App)
 	if err := a.UnmarshalCaddyfile(caddyfile.NewTestDispenser(`obgw {

@@ -84,6 +84,9 @@ func fromStatus(status int, text string) *bgerror.Error {
 		return bgerror.NewStatus(status, bgerror.CodeResourceUnknown, orDefault(text, "no such resource"))
 	case status == http.StatusMethodNotAllowed:
 		return bgerror.New(bgerror.CodeServiceInvalid, orDefault(text, "this method is not allowed on the resource"))
+	case status == http.StatusMisdirectedRequest:
+		return bgerror.NewStatus(status, bgerror.CodeFormatError, orDefault(text,
+			"the Host header does not match the TLS server name (SNI): connect with the host name the server certificate names, and send it as Host"))
 	case status == http.StatusRequestEntityTooLarge:
 		return bgerror.NewStatus(status, bgerror.CodeFormatError, orDefault(text, "the request body is too large"))
 	case status >= 400 && status < 500:
