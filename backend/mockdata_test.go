@@ -225,14 +225,14 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 		// One more reset with no writer: exactly the known state.
 		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"})
 		cs := b["customers"].([]any)
-		if status != 200 || len(cs) != 5 {
+		if status != 200 || len(cs) != 4 {
 			t.Fatalf("after reset: %d %d customers", status, len(cs))
 		}
 		numbers := map[string]bool{}
 		for _, c := range cs {
 			numbers[c.(map[string]any)["customerNumber"].(string)] = true
 		}
-		for _, n := range []string{sandbox.KariNumber, sandbox.OlaNumber, sandbox.TomNumber, sandbox.FjordfiskNumber, sandbox.BakeriNumber} {
+		for _, n := range []string{sandbox.KariNumber, sandbox.OlaNumber, sandbox.FjordfiskNumber, sandbox.BakeriNumber} {
 			if !numbers[n] {
 				t.Fatalf("customer %s missing after reset", n)
 			}

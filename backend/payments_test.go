@@ -19,7 +19,7 @@ import (
 var (
 	kariIBAN = bankaccount.IBAN("NO", "12031010010")
 	olaIBAN  = bankaccount.IBAN("NO", "12031020016")
-	tomIBAN  = bankaccount.IBAN("NO", "12031030011")
+	tomIBAN  = bankaccount.IBAN("NO", tomBBAN)
 )
 
 func paymentBody(amount, debtor, creditor, extra string) string {
@@ -119,6 +119,7 @@ func TestPaymentJourney(t *testing.T) {
 
 func TestPaymentFundsAndOwnership(t *testing.T) {
 	h := newHarness(t, "sqlite")
+	h.noFundsCustomer()
 	// Tom has no funds: the batch run leaves the payment ACCP, fundsAvailable false.
 	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/sepa-credit-transfers", sid: "p1",
 		body: strings.Replace(paymentBody("100.00", tomIBAN, olaIBAN, ""), `"NOK"`, `"EUR"`, 1)})
@@ -127,7 +128,7 @@ func TestPaymentFundsAndOwnership(t *testing.T) {
 		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
 	}
 	id := b["paymentId"].(string)
-	h.authorise(scaLink(b), sandbox.TomNumber)
+	h.authorise(scaLink(b), tomNumber)
 	h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
 	p, _ := h.st.GetPayment(context.Background(), id)
 	if p.Status != "ACCP" || p.FundsAvailable != "false" {
@@ -401,13 +402,14 @@ func TestPaymentRulesThroughHTTP(t *testing.T) {
 // is booked, and the PSU is sent back with the failure.
 func TestInstantPaymentWithoutFunds(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
+		h.noFundsCustomer()
 		before := h.balance(tomIBAN)
 		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
 		id, _ := b["paymentId"].(string)
 		if id == "" {
 			t.Fatalf("create: %v", b)
 		}
-		q := h.authorise(scaLink(b), sandbox.TomNumber)
+		q := h.authorise(scaLink(b), tomNumber)
 		if q.Get("code") == "" || q.Get("psu-id") != "" {
 			t.Fatalf("redirect after an instant payment without funds: %v", q)
 		}
@@ -419,4 +421,24 @@ func TestInstantPaymentWithoutFunds(t *testing.T) {
 			t.Fatalf("Tom's balance moved: %s -> %s", before, h.balance(tomIBAN))
 		}
 	})
+}
+
+// The sandbox scenario of a customer without funds, made as a TPP makes
+// it: a customer and an account with no balance, through the mock-data
+// operations (README, "Sandbox data set").
+const (
+	tomNumber = "31128012345"
+	tomBBAN   = "12031030011"
+)
+
+func (h *harness) noFundsCustomer() {
+	h.t.Helper()
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/customers",
+		body: `{"customerNumber":"` + tomNumber + `","name":"Tom Tomlomme","type":"private"}`}); status != 201 {
+		h.t.Fatalf("no-funds customer: %d %v", status, b)
+	}
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts",
+		body: `{"customerNumber":"` + tomNumber + `","accountName":"Brukskonto uten dekning","bban":"` + tomBBAN + `","currency":"NOK"}`}); status != 201 {
+		h.t.Fatalf("no-funds account: %d %v", status, b)
+	}
 }

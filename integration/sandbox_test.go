@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/obgw/obgw/backend/sandbox"
 )
 
 // TestSandboxThroughGateway: the mock-data operations are signed like every
@@ -25,7 +27,7 @@ func TestSandboxThroughGateway(t *testing.T) {
 				}
 				return
 			}
-			if got.status != 200 || !strings.Contains(string(got.body), `"customerNumber":"13039319955"`) {
+			if got.status != 200 || !strings.Contains(string(got.body), `"customerNumber":"`+sandbox.KariNumber+`"`) {
 				t.Fatalf("initialize: %d %s", got.status, got.body)
 			}
 			body := []byte(`{"customerNumber":"01019912345","name":"Test Testperson","type":"private"}`)

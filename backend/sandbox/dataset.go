@@ -12,11 +12,17 @@ import (
 	"github.com/obgw/obgw/backend/store"
 )
 
-// Fixed customer numbers (what the PSU types at the sandbox SCA page).
+// Fixed customer numbers (what the PSU types at the sandbox SCA page): the
+// description's data set of exactly two private customers (each with two
+// accounts and a card account) and two corporate ones (each with two
+// accounts). The private ones are valid Norwegian national identity
+// numbers that the contract's examples do not use, so the examples create
+// their customer (13039319955) without a clash. Scenario customers (an
+// account without funds) are made with the mock-data operations, as a TPP
+// would (README, "Sandbox data set").
 const (
-	KariNumber      = "13039319955" // private, with two accounts and a card account
-	OlaNumber       = "24067834532" // private, with two accounts and a card account
-	TomNumber       = "31128012345" // private scenario: an account without funds
+	KariNumber      = "15038540189" // private, with two accounts and a card account
+	OlaNumber       = "22079140086" // private, with two accounts and a card account
 	FjordfiskNumber = "910000001"   // corporate, Kari has VIEW+REGISTER on both accounts
 	BakeriNumber    = "910000002"   // corporate, Ola has VIEW+REGISTER on one account
 )
@@ -96,11 +102,6 @@ var customers = []customerSpec{
 			{"1203102002", "BSU", "BSU", "SVGS", "NOK", savings[:2]},
 		},
 		cards: []cardSpec{{"4925xxxxxxxx5678", "Ola Visa", "Visa Classic", 2_000_000, cardPurchases[:2]}},
-	},
-	{number: TomNumber, name: "Tom Tomlomme", typ: store.CustomerPrivate,
-		accounts: []accountSpec{
-			{"1203103001", "Brukskonto uten dekning", "Brukskonto", "CACC", "NOK", nil},
-		},
 	},
 	{number: FjordfiskNumber, name: "Fjordfisk AS", typ: store.CustomerCorporate,
 		accounts: []accountSpec{
