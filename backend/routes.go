@@ -82,10 +82,12 @@ func (s *Server) routes() {
 		m.Handle("POST /v1/sandbox/customers", verified(s.createMockCustomer))
 		m.Handle("GET /v1/sandbox/customers/{customerId}", verified(s.getMockCustomer))
 		m.Handle("DELETE /v1/sandbox/customers/{customerId}", verified(s.deleteMockCustomer))
+		m.Handle("PUT /v1/sandbox/customers/{customerId}", verified(s.updateMockCustomer))
 		for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
 			base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
 			m.Handle("POST "+base, verified(s.createMockAccount(k)))
 			m.Handle("GET "+base+"/{mockId}", verified(s.getMockAccount(k)))
+			m.Handle("PUT "+base+"/{mockId}", verified(s.updateMockAccount(k)))
 			m.Handle("PUT "+base+"/{mockId}/balances", verified(s.putMockBalances(k)))
 			m.Handle("POST "+base+"/{mockId}/transactions", verified(s.addMockTransactions(k)))
 		}

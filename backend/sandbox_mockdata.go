@@ -29,7 +29,7 @@ func customerJSON(c *store.Customer) map[string]any {
 		"customerNumber": c.Number,
 		"customerType":   string(c.Type),
 		"customerName":   c.Name,
-		"_links":         map[string]link{"self": {Href: "/v1/sandbox/customers/" + c.ID, Verbs: []string{"GET", "DELETE"}}},
+		"_links":         map[string]link{"self": {Href: "/v1/sandbox/customers/" + c.ID, Verbs: []string{"GET", "PUT", "DELETE"}}},
 	}
 }
 
@@ -117,7 +117,7 @@ func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[str
 	m["id"] = a.ID
 	base := "/v1/sandbox" + strings.TrimPrefix(collection(a.Kind), "/v1") + "/" + a.ID
 	m["_links"] = map[string]link{
-		"self":         get(base),
+		"self":         {Href: base, Verbs: []string{"GET", "PUT"}},
 		"balances":     {Href: base + "/balances", Verbs: []string{"PUT"}},
 		"transactions": {Href: base + "/transactions", Verbs: []string{"POST"}},
 	}

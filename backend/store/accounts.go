@@ -44,6 +44,31 @@ func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
 	return nil
 }
 
+// UpdateAccount writes a's name, product, cash account type, credit limit,
+// status and extra fields; its owner, kind, currency and numbers stay. An
+// unknown account is ErrNotFound.
+func (s *sqlStore) UpdateAccount(ctx context.Context, a *Account) error {
+	const op = "update account"
+	extra, err := jsonArg("account extra", a.Extra)
+	if err != nil {
+		return err
+	}
+	status := a.Status
+	if status == "" {
+		status = "enabled"
+	}
+	n, err := s.exec(ctx, op, `UPDATE accounts SET name = $2, product = $3, cash_account_type = $4, credit_limit = $5,
+		status = $6, extra = $7 WHERE id = $1`, a.ID, a.Name, a.Product, a.CashAccountType, a.CreditLimit, status, extra)
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return s.fail(op, sql.ErrNoRows)
+	}
+	a.Status = status
+	return nil
+}
+
 // GetAccount returns an account or card account by ID.
 func (s *sqlStore) GetAccount(ctx context.Context, id string) (*Account, error) {
 	var a Account

@@ -31,6 +31,23 @@ func (s *sqlStore) CreateCustomer(ctx context.Context, c *Customer) error {
 	return nil
 }
 
+// UpdateCustomer writes c's name and type (its number and id stay). An
+// unknown customer is ErrNotFound.
+func (s *sqlStore) UpdateCustomer(ctx context.Context, c *Customer) error {
+	const op = "update customer"
+	if err := oneOf("customer type", string(c.Type), string(CustomerPrivate), string(CustomerCorporate)); err != nil {
+		return err
+	}
+	n, err := s.exec(ctx, op, `UPDATE customers SET name = $2, type = $3 WHERE id = $1`, c.ID, c.Name, string(c.Type))
+	if err != nil {
+		return err
+	}
+	if n == 0 {
+		return s.fail(op, sql.ErrNoRows)
+	}
+	return nil
+}
+
 // GetCustomer returns a customer by ID.
 func (s *sqlStore) GetCustomer(ctx context.Context, id string) (*Customer, error) {
 	var c Customer

@@ -38,6 +38,11 @@ type Store interface {
 
 	// CreateAccount stores a, assigning ID and CreatedAt.
 	CreateAccount(ctx context.Context, a *Account) error
+	// UpdateAccount writes a's name, product, cash account type, credit
+	// limit, status and extra fields.
+	UpdateAccount(ctx context.Context, a *Account) error
+	// UpdateCustomer writes c's name and type.
+	UpdateCustomer(ctx context.Context, c *Customer) error
 	// GetAccount returns an account or card account by ID.
 	GetAccount(ctx context.Context, id string) (*Account, error)
 	// ListAccounts returns the accounts of kind (either kind when "") with

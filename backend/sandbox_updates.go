@@ -1,0 +1,107 @@
+package backend
+
+import (
+	"encoding/json"
+	"net/http"
+
+	"github.com/obgw/obgw/backend/sandbox/mockdata"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// The description's sandbox "creating and updating customers, accounts,
+// card accounts": PUT takes the creation body and replaces what may
+// change. What names the resource or carries its history stays and must
+// be sent as it is: the customer number; the owner, the account numbers
+// (bban, iban, maskedPan) and the currency of an account, whose
+// transactions are in it. Balances sent replace the balances; none sent
+// keep them.
+
+// updateMockCustomer is PUT /v1/sandbox/customers/{customerId}.
+func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
+	if err != nil {
+		return s.storeError(err, "the customer")
+	}
+	body, e := readBody(r)
+	if e != nil {
+		return e
+	}
+	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
+	if len(errs) > 0 {
+		return fieldErrors(errs)
+	}
+	if in.Number != c.Number {
+		return bgerror.Format("$.customerNumber", "is the customer's and cannot change: send "+c.Number+", or create another customer")
+	}
+	c.Name, c.Type = in.Name, store.CustomerType(in.Type)
+	if err := s.cfg.Store.UpdateCustomer(r.Context(), c); err != nil {
+		return s.storeError(err, "the customer")
+	}
+	writeJSON(w, http.StatusOK, customerJSON(c))
+	return nil
+}
+
+// updateMockAccount is PUT /v1/sandbox/accounts/{mockId} and
+// /v1/sandbox/card-accounts/{mockId}.
+func (s *Server) updateMockAccount(kind store.AccountKind) handler {
+	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, kind)
+		if e != nil {
+			return e
+		}
+		body, e := readBody(r)
+		if e != nil {
+			return e
+		}
+		now := s.cfg.Now()
+		var owner, currency string
+		var balances []store.Balance
+		if kind == store.KindCardAccount {
+			in, errs := mockdata.ParseCardAccount(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			if in.MaskedPAN != a.MaskedPAN {
+				return bgerror.Format("$.maskedPan", "is the card account's and cannot change: send "+a.MaskedPAN)
+			}
+			extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
+			a.Name, a.Product, a.CreditLimit, a.Status, a.Extra = in.Name, in.Product, in.CreditLimit.Minor, in.Status, extra
+			owner, currency, balances = in.CustomerNumber, in.Currency, balancesOf(in.Balances, now)
+		} else {
+			in, errs := mockdata.ParseAccount(body, now)
+			if len(errs) > 0 {
+				return fieldErrors(errs)
+			}
+			if in.IBAN != a.IBAN {
+				return bgerror.Format("$.iban", "names another account: the account's numbers cannot change (bban "+a.BBAN+")")
+			}
+			a.Name, a.Product, a.CashAccountType, a.CreditLimit = in.Name, in.Product, in.CashAccountType, in.CreditLine.Minor
+			owner, currency, balances = in.CustomerNumber, in.Currency, balancesOf(in.Balances, now)
+		}
+		if currency != a.Currency {
+			return bgerror.Format("$.currency", "cannot change: the account's transactions are in "+a.Currency)
+		}
+		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
+		if e != nil {
+			return e
+		}
+		if c.ID != a.CustomerID {
+			return bgerror.Format("$.customerNumber", "names another customer than the account's owner; the owner cannot change")
+		}
+		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.UpdateAccount(r.Context(), a); err != nil {
+				return err
+			}
+			if len(balances) == 0 {
+				return nil
+			}
+			return tx.SetBalances(r.Context(), a.ID, balances)
+		})
+		if err != nil {
+			return s.storeError(err, "the account")
+		}
+		return s.writeMockAccount(w, r, a)
+	}
+}
