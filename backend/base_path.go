@@ -27,7 +27,7 @@ const maxBasePathBytes = 64
 // WithBasePath returns ctx telling the backend that the request came in
 // under base (e.g. "/api-sandbox"). A base that is not a plain path of
 // at most 64 bytes (letters, digits, "-", "_", "." and "/", starting with
-// "/", not ending with one) is ignored.
+// "/", not ending with one, without dot segments) is ignored.
 func WithBasePath(ctx context.Context, base string) context.Context {
 	if !plainBasePath(base) {
 		return ctx
@@ -38,6 +38,14 @@ func WithBasePath(ctx context.Context, base string) context.Context {
 func plainBasePath(base string) bool {
 	if len(base) < 2 || len(base) > maxBasePathBytes || base[0] != '/' || base[len(base)-1] == '/' || strings.Contains(base, "//") {
 		return false
+	}
+	// Dot segments: the path the client sent was cleaned before the base
+	// was stripped (/api-sandbox/x/../v1/...), so what it holds is not the
+	// base the links should carry.
+	for _, seg := range strings.Split(base[1:], "/") {
+		if seg == "." || seg == ".." {
+			return false
+		}
 	}
 	for _, c := range []byte(base) {
 		switch {

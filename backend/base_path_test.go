@@ -17,7 +17,7 @@ func TestBasePathLinks(t *testing.T) {
 	if basePath(ctx) != "/api-sandbox" {
 		t.Fatal("base path not kept")
 	}
-	for _, bad := range []string{"", "/", "api", "/a/", "/a//b", "/a b", `/a"b`, "/<x>", "/" + string(make([]byte, 70))} {
+	for _, bad := range []string{"", "/", "api", "/a/", "/a//b", "/a b", `/a"b`, "/<x>", "/api-sandbox/x/..", "/./v1", "/" + string(make([]byte, 70))} {
 		if basePath(WithBasePath(context.Background(), bad)) != "" {
 			t.Errorf("base %q accepted", bad)
 		}

@@ -119,7 +119,13 @@ func (s *Server) routes() {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if base := basePath(r.Context()); base != "" {
 		bw := &baseWriter{w: w, base: base}
-		defer bw.finish()
+		defer func() {
+			if p := recover(); p != nil {
+				// A half-written answer must not go out as a whole one.
+				panic(p)
+			}
+			bw.finish()
+		}()
 		w = bw
 	}
 	h, pattern := s.mux.Handler(r)

@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/singleflight"
+
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -40,14 +42,18 @@ const sealVersion = 1
 const keyReload = time.Second
 
 // sealer seals and opens SCA links with the store's sealing keys, adding a
-// key when the newest is older than store.SealingKeyRotation.
+// key when the newest is older than store.SealingKeyRotation. The store is
+// read without holding mu, one read at a time (flight), so a slow store
+// does not queue every request behind the lock.
 type sealer struct {
 	st  store.Store
 	now func() time.Time
 
-	mu     sync.Mutex
-	keys   []sealingKey // newest first
-	loaded time.Time
+	flight singleflight.Group
+
+	mu    sync.Mutex
+	keys  []sealingKey // newest first
+	tried time.Time    // the last read of the store's keys, even failed
 }
 
 type sealingKey struct {
@@ -56,79 +62,103 @@ type sealingKey struct {
 	aead    cipher.AEAD
 }
 
-// load reads the store's keys.
-func (k *sealer) load(ctx context.Context) error {
-	ks, err := k.st.SealingKeys(ctx)
+// fetch reads the store's keys, one read at a time however many ask, and
+// keeps them.
+func (k *sealer) fetch(ctx context.Context) ([]sealingKey, error) {
+	v, err, _ := k.flight.Do("keys", func() (any, error) {
+		k.mu.Lock()
+		k.tried = k.now()
+		k.mu.Unlock()
+		ks, err := k.st.SealingKeys(context.WithoutCancel(ctx))
+		if err != nil {
+			return nil, err
+		}
+		keys := make([]sealingKey, 0, len(ks))
+		for _, sk := range ks {
+			block, err := aes.NewCipher(sk.Secret)
+			if err != nil {
+				return nil, err
+			}
+			aead, err := cipher.NewGCM(block)
+			if err != nil {
+				return nil, err
+			}
+			keys = append(keys, sealingKey{id: sk.ID, created: sk.CreatedAt, aead: aead})
+		}
+		k.mu.Lock()
+		k.keys = keys
+		k.mu.Unlock()
+		return keys, nil
+	})
 	if err != nil {
-		return err
+		return nil, err
 	}
-	keys := make([]sealingKey, 0, len(ks))
-	for _, sk := range ks {
-		block, err := aes.NewCipher(sk.Secret)
-		if err != nil {
-			return err
-		}
-		aead, err := cipher.NewGCM(block)
-		if err != nil {
-			return err
-		}
-		keys = append(keys, sealingKey{id: sk.ID, created: sk.CreatedAt, aead: aead})
-	}
-	k.keys, k.loaded = keys, k.now()
-	return nil
+	return v.([]sealingKey), nil
 }
 
-// current returns the key to seal with, loading or adding one as needed.
+// fresh reports whether the newest of keys may still seal.
+func (k *sealer) fresh(keys []sealingKey) bool {
+	return len(keys) > 0 && k.now().Sub(keys[0].created) < store.SealingKeyRotation
+}
+
+// current returns the key to seal with, reading or adding one as needed.
 func (k *sealer) current(ctx context.Context) (sealingKey, error) {
 	k.mu.Lock()
-	defer k.mu.Unlock()
-	fresh := func() bool {
-		return len(k.keys) > 0 && k.now().Sub(k.keys[0].created) < store.SealingKeyRotation
+	keys := k.keys
+	k.mu.Unlock()
+	if k.fresh(keys) {
+		return keys[0], nil
 	}
-	if !fresh() {
-		if err := k.load(ctx); err != nil {
-			return sealingKey{}, err
+	v, err, _ := k.flight.Do("current", func() (any, error) {
+		keys, err := k.fetch(ctx)
+		if err != nil || k.fresh(keys) {
+			return keys, err
 		}
-	}
-	if !fresh() {
+		// None, or the newest is due for rotation: add one. Instances
+		// that race add one each; any of them seals and opens.
 		sk := store.SealingKey{ID: randomKeyID(), Secret: make([]byte, 32)}
 		rand.Read(sk.Secret) // never fails (crypto/rand since Go 1.24)
-		if err := k.st.AddSealingKey(ctx, &sk); err != nil {
-			return sealingKey{}, err
+		if err := k.st.AddSealingKey(context.WithoutCancel(ctx), &sk); err != nil {
+			return nil, err
 		}
-		if err := k.load(ctx); err != nil {
-			return sealingKey{}, err
-		}
-		if len(k.keys) == 0 {
-			return sealingKey{}, errors.New("the sealing key just added is not in the store")
-		}
+		return k.fetch(ctx)
+	})
+	if err != nil {
+		return sealingKey{}, err
 	}
-	return k.keys[0], nil
+	keys = v.([]sealingKey)
+	if len(keys) == 0 {
+		return sealingKey{}, errors.New("the sealing key just added is not in the store")
+	}
+	return keys[0], nil
 }
 
-// byID returns the key a link names, asking the store again (at most once
-// per keyReload) when it is not known here.
+// byID returns the key a link names, reading the store's keys again (at
+// most once per keyReload, failed reads included) when it is not held
+// here: another instance may have added it.
 func (k *sealer) byID(ctx context.Context, id string) (sealingKey, bool) {
-	k.mu.Lock()
-	defer k.mu.Unlock()
-	find := func() (sealingKey, bool) {
-		for _, key := range k.keys {
+	find := func(keys []sealingKey) (sealingKey, bool) {
+		for _, key := range keys {
 			if key.id == id {
 				return key, true
 			}
 		}
 		return sealingKey{}, false
 	}
-	if key, ok := find(); ok {
+	k.mu.Lock()
+	keys, tried := k.keys, k.tried
+	k.mu.Unlock()
+	if key, ok := find(keys); ok {
 		return key, true
 	}
-	if k.now().Sub(k.loaded) < keyReload {
+	if k.now().Sub(tried) < keyReload {
 		return sealingKey{}, false
 	}
-	if err := k.load(ctx); err != nil {
+	keys, err := k.fetch(ctx)
+	if err != nil {
 		return sealingKey{}, false
 	}
-	return find()
+	return find(keys)
 }
 
 func randomKeyID() string {

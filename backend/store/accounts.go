@@ -99,7 +99,7 @@ func (s *sqlStore) ListAccounts(ctx context.Context, kind AccountKind, ids []str
 		for _, id := range chunk {
 			args = append(args, id)
 		}
-		rows, err := s.q.QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
+		rows, err := s.direct().QueryContext(ctx, `SELECT `+accountColumns+` FROM accounts
 			WHERE ($1 = '' OR kind = $1) AND id IN (`+placeholders(2, len(chunk))+`)`, args...)
 		if err != nil {
 			return nil, s.fail(op, err)

@@ -30,27 +30,40 @@ func newPreparedDB(db *sql.DB) *preparedDB {
 // stmt returns the prepared statement of query, preparing it at its first
 // use; nil when it cannot be prepared or the cache is full (the caller
 // then runs the query as it is, and gets its error, if any, from there).
+// It prepares without holding the cache's lock: preparing waits for a
+// connection of the pool.
 func (p *preparedDB) stmt(ctx context.Context, query string) *sql.Stmt {
-	p.mu.RLock()
-	st, ok := p.stmts[query]
-	p.mu.RUnlock()
-	if ok {
+	if st, ok := p.cached(query); ok {
 		return st
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if st, ok := p.stmts[query]; ok {
-		return st
-	}
-	if len(p.stmts) >= maxPrepared {
+	if p.prepared() >= maxPrepared {
 		return nil
 	}
 	st, err := p.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil
 	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if prev, ok := p.stmts[query]; ok {
+		// Another request prepared it meanwhile.
+		st.Close()
+		return prev
+	}
+	if len(p.stmts) >= maxPrepared {
+		st.Close()
+		return nil
+	}
 	p.stmts[query] = st
 	return st
+}
+
+// cached returns the prepared statement of query, if there is one.
+func (p *preparedDB) cached(query string) (*sql.Stmt, bool) {
+	p.mu.RLock()
+	defer p.mu.RUnlock()
+	st, ok := p.stmts[query]
+	return st, ok && st != nil
 }
 
 func (p *preparedDB) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -94,14 +107,16 @@ func (p *preparedDB) Close() {
 // preparedTx runs a transaction's statements through p's prepared
 // statements: database/sql re-uses the one prepared on the transaction's
 // connection (Tx.StmtContext), so a write inside Atomically is not parsed
-// again either.
+// again either. A statement p does not hold yet runs on the transaction as
+// it is: preparing it on the pool would wait for a second connection while
+// the transaction holds one (a pool of one, :memory:, would never get it).
 type preparedTx struct {
 	tx *sql.Tx
 	p  *preparedDB
 }
 
 func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	if st := t.p.stmt(ctx, query); st != nil {
+	if st, ok := t.p.cached(query); ok {
 		ts := t.tx.StmtContext(ctx, st)
 		defer ts.Close()
 		return ts.ExecContext(ctx, args...)
@@ -110,16 +125,17 @@ func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) 
 }
 
 func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	if st := t.p.stmt(ctx, query); st != nil {
+	if st, ok := t.p.cached(query); ok {
 		// The statement stays open until its rows are closed: closing a
-		// transaction's statement closes its rows (database/sql).
+		// transaction's statement closes its rows (database/sql); the
+		// transaction's end closes it.
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
 func (t preparedTx) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	if st := t.p.stmt(ctx, query); st != nil {
+	if st, ok := t.p.cached(query); ok {
 		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return t.tx.QueryRowContext(ctx, query, args...)

@@ -1,9 +1,11 @@
 package store
 
 import (
+	"context"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestStatementsPreparedOnce: on SQLite the read path's statements are
@@ -98,5 +100,28 @@ func BenchmarkLimitParameter(b *testing.B) {
 				rows.Close()
 			}
 		})
+	}
+}
+
+// TestPreparedInTransactionOnOneConnection: a statement first used inside
+// Atomically, on a pool of one connection (:memory:), runs (it was
+// prepared on the pool, which waited for the transaction's connection for
+// ever).
+func TestPreparedInTransactionOnOneConnection(t *testing.T) {
+	st, err := Open(ctx, "sqlite::memory:", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	short, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	err = st.Atomically(short, func(tx Store) error {
+		return tx.AddSealingKey(short, &SealingKey{ID: "k1", Secret: make([]byte, 32)})
+	})
+	if err != nil {
+		t.Fatalf("a new statement inside Atomically on one connection: %v", err)
+	}
+	if keys, err := st.SealingKeys(ctx); err != nil || len(keys) != 1 {
+		t.Fatalf("keys %v, %v", keys, err)
 	}
 }

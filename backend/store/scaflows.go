@@ -100,6 +100,14 @@ func (s *sqlStore) UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) e
 func (s *sqlStore) CountSCAFlowAttempt(ctx context.Context, id string) (int, error) {
 	const op = "count sca flow attempt"
 	var n int
+	if s.tx == nil {
+		// A write: in this process's turn (writers.go).
+		done, err := s.writers.take(ctx)
+		if err != nil {
+			return 0, s.fail(op, err)
+		}
+		defer done()
+	}
 	err := s.q.QueryRowContext(ctx, `UPDATE sca_flows SET identify_attempts = identify_attempts + 1
 		WHERE id = $1 AND state = $2 RETURNING identify_attempts`, id, FlowPending).Scan(&n)
 	if err == nil {

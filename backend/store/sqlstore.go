@@ -41,6 +41,15 @@ type querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// direct runs statements without the statement cache (prepared.go): for
+// texts built per call (IN lists of n placeholders), which would fill it.
+func (s *sqlStore) direct() querier {
+	if s.tx != nil {
+		return s.tx
+	}
+	return s.db
+}
+
 // Close releases the database. Closing an Atomically view does nothing.
 func (s *sqlStore) Close() error {
 	if s.tx != nil {
