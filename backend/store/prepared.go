@@ -18,13 +18,34 @@ const maxPrepared = 512
 // consented read's time. pgx caches prepared statements by itself, so only
 // SQLite goes through this.)
 type preparedDB struct {
-	db    *sql.DB
-	mu    sync.RWMutex
-	stmts map[string]*sql.Stmt
+	db      *sql.DB
+	mu      sync.RWMutex
+	stmts   map[string]*sql.Stmt
+	pending map[string]bool // being prepared in the background (prepareLater)
 }
 
 func newPreparedDB(db *sql.DB) *preparedDB {
-	return &preparedDB{db: db, stmts: map[string]*sql.Stmt{}}
+	return &preparedDB{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+}
+
+// prepareLater prepares query on the pool in the background, once however
+// many ask: for a statement first met inside a transaction, which cannot
+// wait for a second connection itself. The transactions after it find it
+// prepared.
+func (p *preparedDB) prepareLater(query string) {
+	p.mu.Lock()
+	if _, ok := p.stmts[query]; ok || p.pending[query] || len(p.stmts)+len(p.pending) >= maxPrepared {
+		p.mu.Unlock()
+		return
+	}
+	p.pending[query] = true
+	p.mu.Unlock()
+	go func() {
+		p.stmt(context.Background(), query)
+		p.mu.Lock()
+		delete(p.pending, query)
+		p.mu.Unlock()
+	}()
 }
 
 // stmt returns the prepared statement of query, preparing it at its first
@@ -108,8 +129,9 @@ func (p *preparedDB) Close() {
 // statements: database/sql re-uses the one prepared on the transaction's
 // connection (Tx.StmtContext), so a write inside Atomically is not parsed
 // again either. A statement p does not hold yet runs on the transaction as
-// it is: preparing it on the pool would wait for a second connection while
-// the transaction holds one (a pool of one, :memory:, would never get it).
+// it is and is prepared on the pool in the background: preparing it here
+// would wait for a second connection while the transaction holds one (a
+// pool of one, :memory:, would never get it).
 type preparedTx struct {
 	tx *sql.Tx
 	p  *preparedDB
@@ -121,6 +143,7 @@ func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) 
 		defer ts.Close()
 		return ts.ExecContext(ctx, args...)
 	}
+	t.p.prepareLater(query)
 	return t.tx.ExecContext(ctx, query, args...)
 }
 
@@ -131,6 +154,7 @@ func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any)
 		// transaction's end closes it.
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
+	t.p.prepareLater(query)
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
@@ -138,5 +162,6 @@ func (t preparedTx) QueryRowContext(ctx context.Context, query string, args ...a
 	if st, ok := t.p.cached(query); ok {
 		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
+	t.p.prepareLater(query)
 	return t.tx.QueryRowContext(ctx, query, args...)
 }

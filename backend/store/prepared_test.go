@@ -124,4 +124,25 @@ func TestPreparedInTransactionOnOneConnection(t *testing.T) {
 	if keys, err := st.SealingKeys(ctx); err != nil || len(keys) != 1 {
 		t.Fatalf("keys %v, %v", keys, err)
 	}
+	// Prepared on the pool in the background once the transaction let
+	// go of the connection, for the transactions after it.
+	p := st.(*sqlStore).prepared
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		p.mu.RLock()
+		n := 0
+		for q := range p.stmts {
+			if strings.HasPrefix(q, "INSERT INTO sealing_keys") {
+				n++
+			}
+		}
+		p.mu.RUnlock()
+		if n == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the statement met inside the transaction was never prepared on the pool")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
 }
