@@ -15,6 +15,9 @@ import (
 type access struct {
 	customer *store.Customer
 	consent  *store.Consent
+	// account is the account of the path, read with the rest (nil when
+	// none was asked for or none is stored).
+	account *store.Account
 	// psuPresent: the request carries PSU-IP-Address.
 	psuPresent bool
 }
@@ -35,12 +38,13 @@ func (a *access) allows(accountID string) bool {
 // CONSENT_EXPIRED when the consent was revoked or ran out; 400
 // CORPORATE_ID_INVALID when a corporate context lacks PSU-Corporate-ID.
 func (s *Server) resolve(r *http.Request, c *tppcontext.Context) (*access, *bgerror.Error) {
-	return s.resolveFor(r, c, true)
+	return s.resolveFor(r, c, true, "")
 }
 
 // resolveFor is resolve; corporate false skips the PSU-Corporate-ID check,
-// for GET /v1/agreements, which is how a TPP learns that id.
-func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bool) (*access, *bgerror.Error) {
+// for GET /v1/agreements, which is how a TPP learns that id. accountID,
+// when not empty, is read with the rest (access.account).
+func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bool, accountID string) (*access, *bgerror.Error) {
 	ctx := r.Context()
 	now := s.cfg.Now()
 	if c.PSUID == "" {
@@ -51,14 +55,14 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 	if c.PSUPresent {
 		sid = r.Header.Get("Tpp-Session-Id")
 	}
-	found, err := s.cfg.Store.ResolveAccess(ctx, c.TPP, c.PSUID, sid)
+	found, err := s.cfg.Store.ResolveAccess(ctx, c.TPP, c.PSUID, sid, accountID)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
 	} else if err != nil {
 		return nil, s.storeError(err, "the PSU")
 	}
 	cust := &found.Customer
-	a := &access{customer: cust, psuPresent: c.PSUPresent}
+	a := &access{customer: cust, psuPresent: c.PSUPresent, account: found.Account}
 	if c.PSUPresent {
 		sess := found.Session
 		switch {

@@ -112,7 +112,7 @@ func (s *Server) listAccounts(kind store.AccountKind) handler {
 // consentedAccount resolves the PSU's access and the consented account of
 // the path: the common start of every single-account read.
 func (s *Server) consentedAccount(r *http.Request, c *tppcontext.Context, kind store.AccountKind) (*access, *store.Account, *bgerror.Error) {
-	a, e := s.resolve(r, c)
+	a, e := s.resolveFor(r, c, true, r.PathValue("id"))
 	if e != nil {
 		return nil, nil, e
 	}
@@ -125,7 +125,10 @@ func (s *Server) consentedAccount(r *http.Request, c *tppcontext.Context, kind s
 
 // account returns the consented account or card account named in the path.
 func (s *Server) account(r *http.Request, kind store.AccountKind, a *access) (*store.Account, *bgerror.Error) {
-	acc, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("id"))
+	acc, err := a.account, error(nil)
+	if acc == nil || acc.ID != r.PathValue("id") {
+		acc, err = s.cfg.Store.GetAccount(r.Context(), r.PathValue("id"))
+	}
 	if errors.Is(err, store.ErrNotFound) || (err == nil && acc.Kind != kind) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such account")
 	} else if err != nil {
@@ -188,7 +191,7 @@ func (s *Server) getBalances(kind store.AccountKind) handler {
 // listAgreements answers the corporate agreements the PSU takes part in,
 // each with its PSU-Corporate-ID for this TPP.
 func (s *Server) listAgreements(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-	a, e := s.resolveFor(r, c, false)
+	a, e := s.resolveFor(r, c, false, "")
 	if e != nil {
 		return e
 	}

@@ -15,31 +15,37 @@ type Access struct {
 	// Consents are the consents the customer gave the TPP, newest first,
 	// with their accounts.
 	Consents []Consent
+	// Account is the account asked for, whoever owns it; nil when none
+	// was asked for or none is stored.
+	Account *Account
 }
 
-// resolveAccess reads the customer of a PSU-ID, the TPP session asked for
-// and the (TPP, customer)'s consents with their accounts: one row per
-// consent account (one per consent without accounts, one in all without
-// consents), customer and session repeated on each.
+// resolveAccess reads the customer of a PSU-ID, the TPP session asked for,
+// the (TPP, customer)'s consents with their accounts and the account asked
+// for: one row per consent account (one per consent without accounts, one
+// in all without consents), customer, session and account repeated on each.
 const resolveAccess = `SELECT c.id, c.number, c.name, c.type, c.created_at,
 		s.customer_id, s.context, s.agreement_id, s.valid_until, s.invalidated, s.created_at,
 		k.id, k.tpp, k.customer_id, k.context, k.agreement_id, k.status, k.created_at, k.valid_until, k.last_sca,
-		ca.account_id
+		ca.account_id,
+		a.id, a.customer_id, a.kind, a.name, a.product, a.cash_account_type, a.currency,
+		a.bban, a.iban, a.masked_pan, a.credit_limit, a.status, a.extra, a.created_at
 	FROM psu_ids p
 	JOIN customers c ON c.id = p.customer_id
 	LEFT JOIN sessions s ON $3 <> '' AND s.tpp = p.tpp AND s.tpp_session_id = $3
+	LEFT JOIN accounts a ON $4 <> '' AND a.id = $4
 	LEFT JOIN consents k ON k.tpp = p.tpp AND k.customer_id = c.id
 	LEFT JOIN consent_accounts ca ON ca.consent_id = k.id
 	WHERE p.tpp = $1 AND p.psu_id = $2
 	ORDER BY k.created_at DESC, k.id, ca.ord`
 
 // ResolveAccess returns, in one statement, the customer tpp's PSU-ID
-// psuID names, the session tppSessionID of tpp (when not empty) and the
-// customer's consents to tpp with their accounts, newest first. An unknown
-// PSU-ID is ErrNotFound.
-func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID string) (*Access, error) {
+// psuID names, the session tppSessionID of tpp (when not empty), the
+// customer's consents to tpp with their accounts, newest first, and the
+// account accountID (when not empty). An unknown PSU-ID is ErrNotFound.
+func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error) {
 	const op = "resolve access"
-	rows, err := s.q.QueryContext(ctx, resolveAccess, tpp, psuID, tppSessionID)
+	rows, err := s.q.QueryContext(ctx, resolveAccess, tpp, psuID, tppSessionID, accountID)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}
@@ -53,12 +59,18 @@ func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID s
 			k                    Consent
 			consentID, accountID sql.NullString
 			invalidated          sql.NullBool
+			acc                  Account
+			accID, accKind       sql.NullString
+			creditLimit          sql.NullInt64
 		)
 		if err := rows.Scan(&c.ID, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt},
 			&sesCustomer, optString{&ses.Context}, optString{&ses.AgreementID}, instantScan{&ses.ValidUntil}, &invalidated, instantScan{&ses.CreatedAt},
 			&consentID, optString{&k.TPP}, optString{&k.CustomerID}, optString{&k.Context}, optString{&k.AgreementID}, optString{&k.Status},
 			instantScan{&k.CreatedAt}, instantScan{&k.ValidUntil}, instantScan{&k.LastSCA},
-			&accountID); err != nil {
+			&accountID,
+			&accID, optString{&acc.CustomerID}, &accKind, optString{&acc.Name}, optString{&acc.Product}, optString{&acc.CashAccountType},
+			optString{&acc.Currency}, optString{&acc.BBAN}, optString{&acc.IBAN}, optString{&acc.MaskedPAN}, &creditLimit,
+			optString{&acc.Status}, jsonScan{&acc.Extra}, instantScan{&acc.CreatedAt}); err != nil {
 			return nil, s.fail(op, err)
 		}
 		if a == nil {
@@ -66,6 +78,10 @@ func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID s
 			if sesCustomer.Valid {
 				ses.TPP, ses.TPPSessionID, ses.CustomerID, ses.Invalidated = tpp, tppSessionID, sesCustomer.String, invalidated.Bool
 				a.Session = &ses
+			}
+			if accID.Valid {
+				acc.ID, acc.Kind, acc.CreditLimit = accID.String, AccountKind(accKind.String), creditLimit.Int64
+				a.Account = &acc
 			}
 		}
 		if !consentID.Valid {

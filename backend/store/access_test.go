@@ -7,9 +7,11 @@ import (
 )
 
 // TestResolveAccess: ResolveAccess answers what CustomerByPSUID,
-// GetSession and ListConsents answer together, in every case the backend
-// meets: no consents, several with and without accounts, another TPP's,
-// a session of the customer, of another customer, none, none asked.
+// GetSession, ListConsents and GetAccount answer together, in every case
+// the backend meets: no consents, several with and without accounts,
+// another TPP's, a session of the customer, of another customer, none,
+// none asked; an account, a card account, another customer's, an unknown
+// one, none asked.
 func TestResolveAccess(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t)
@@ -29,9 +31,9 @@ func TestResolveAccess(t *testing.T) {
 		wantErr(t, "CompleteSession", s.CompleteSession(ctx, &Session{TPP: tppA, TPPSessionID: "theirs", CustomerID: other.ID,
 			Context: string(CustomerPrivate), ValidUntil: until}), nil)
 
-		check := func(name, psuID, sid string) {
+		check := func(name, psuID, sid, account string) {
 			t.Helper()
-			got, err := s.ResolveAccess(ctx, tppA, psuID, sid)
+			got, err := s.ResolveAccess(ctx, tppA, psuID, sid, account)
 			cust, cerr := s.CustomerByPSUID(ctx, tppA, psuID)
 			if cerr != nil {
 				wantErr(t, name+": ResolveAccess of an unknown PSU-ID", err, ErrNotFound)
@@ -44,24 +46,29 @@ func TestResolveAccess(t *testing.T) {
 					want.Session = ses
 				}
 			}
+			if account != "" {
+				if acc, err := s.GetAccount(ctx, account); err == nil {
+					want.Account = acc
+				}
+			}
 			want.Consents, err = s.ListConsents(ctx, tppA, cust.ID)
 			wantErr(t, name+": ListConsents", err, nil)
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("%s:\n got %+v\nwant %+v", name, got, want)
 			}
 		}
-		check("no consents", psu, "mine")
+		check("no consents", psu, "mine", acct.ID)
 		wantErr(t, "CreateConsent", s.CreateConsent(ctx, &Consent{TPP: tppA, CustomerID: c.ID, Context: string(CustomerPrivate),
 			AccountIDs: []string{card.ID, acct.ID}, Status: ConsentValid, ValidUntil: sca.AddDate(0, 0, 180), LastSCA: sca}), nil)
 		wantErr(t, "CreateConsent", s.CreateConsent(ctx, &Consent{TPP: tppA, CustomerID: c.ID, Status: ConsentReceived}), nil)
 		wantErr(t, "CreateConsent", s.CreateConsent(ctx, &Consent{TPP: tppA, CustomerID: c.ID, Context: string(CustomerPrivate),
 			AccountIDs: []string{acct.ID}, Status: ConsentRevokedByPSU, ValidUntil: sca.AddDate(0, 0, 180), LastSCA: sca}), nil)
 		wantErr(t, "CreateConsent other TPP", s.CreateConsent(ctx, &Consent{TPP: tppB, CustomerID: c.ID, Status: ConsentValid}), nil)
-		check("consents, own session", psu, "mine")
-		check("another customer's session", psu, "theirs")
-		check("no such session", psu, "nope")
-		check("no session asked", psu, "")
-		check("the other customer", otherPSU, "theirs")
-		check("unknown PSU-ID", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "mine")
+		check("consents, own session", psu, "mine", acct.ID)
+		check("another customer's session", psu, "theirs", card.ID)
+		check("no such session", psu, "nope", "enc!!nope")
+		check("no session asked", psu, "", "")
+		check("the other customer", otherPSU, "theirs", acct.ID)
+		check("unknown PSU-ID", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "mine", acct.ID)
 	})
 }

@@ -93,9 +93,10 @@ type Store interface {
 
 	// ResolveAccess returns in one statement the customer tpp's PSU-ID
 	// psuID names, tpp's session tppSessionID (when not empty, nil when
-	// not stored) and the customer's consents to tpp with their accounts,
-	// newest first; an unknown PSU-ID is ErrNotFound.
-	ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID string) (*Access, error)
+	// not stored), the customer's consents to tpp with their accounts,
+	// newest first, and the account accountID (when not empty, nil when
+	// not stored); an unknown PSU-ID is ErrNotFound.
+	ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error)
 
 	// CreateSCAFlow stores f, assigning CreatedAt, and ID unless f.ID is
 	// already set (a flow opened from a sealed link; a taken ID is
