@@ -73,6 +73,41 @@ func seedHistory(b *testing.B, st store.Store, n int, now time.Time) (accountID,
 	return a.ID, psu
 }
 
+// historyServer is a backend on a new store of kind (sqlite, postgres)
+// holding an account with n booked transactions and a consent, and a
+// maker of requests as the gateway forwards them (a fresh context token,
+// PSU present, TPP-Session-ID bench).
+func historyServer(b *testing.B, kind string, n int, now time.Time) (srv *Server, request func(path, psuID string) *http.Request, accountID, psuID string) {
+	url := filepath.Join(b.TempDir(), "bench.db")
+	if kind == "postgres" {
+		url, _ = storetest.Schema(b, "t_bench")
+	}
+	st, err := store.Open(context.Background(), url, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	accountID, psuID = seedHistory(b, st, n, now)
+	if kind == "postgres" {
+		storetest.Analyze(b, url)
+	}
+	key := make([]byte, 32)
+	iss, _ := tppcontext.NewIssuer(key)
+	ver, _ := tppcontext.NewVerifier(key)
+	request = func(path, psu string) *http.Request {
+		rid := uuid.NewString()
+		req := httptest.NewRequest("GET", path, nil)
+		tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid,
+			PSUID: psu, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
+		req.Header.Set("X-Request-ID", rid)
+		req.Header.Set("TPP-Session-ID", "bench")
+		req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")
+		req.Header.Set(tppcontext.Header, tok)
+		return req
+	}
+	return New(Config{Store: st, Tokens: ver}), request, accountID, psuID
+}
+
 // BenchmarkTransactionsPage is a page of 200 booked transactions of an
 // account holding a million, through the backend handler, on SQLite and on
 // PostgreSQL. It reports p50/p99 per request and the heap after the run
@@ -80,37 +115,14 @@ func seedHistory(b *testing.B, st store.Store, n int, now time.Time) (accountID,
 func BenchmarkTransactionsPage(b *testing.B) {
 	for _, kind := range []string{"sqlite", "postgres"} {
 		b.Run(kind, func(b *testing.B) {
-			ctx := context.Background()
-			url := filepath.Join(b.TempDir(), "bench.db")
-			if kind == "postgres" {
-				url, _ = storetest.Schema(b, "t_bench")
-			}
-			st, err := store.Open(ctx, url, store.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
 			now := time.Now().UTC()
-			accountID, psuID := seedHistory(b, st, benchTransactions(), now)
-			if kind == "postgres" {
-				storetest.Analyze(b, url)
-			}
-			key := make([]byte, 32)
-			iss, _ := tppcontext.NewIssuer(key)
-			ver, _ := tppcontext.NewVerifier(key)
-			srv := New(Config{Store: st, Tokens: ver})
+			srv, request, accountID, psuID := historyServer(b, kind, benchTransactions(), now)
 			pages := []string{"", "&offset=200", "&offset=4000", "&dateFrom=" + now.AddDate(0, -2, 0).Format(time.DateOnly)}
 			var lat []time.Duration
 			byPage := make([][]time.Duration, len(pages))
 			// pageRequest is a verified request for the page of query pg.
 			pageRequest := func(pg string) *http.Request {
-				rid := uuid.NewString()
-				req := httptest.NewRequest("GET", "/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pg, nil)
-				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid, PSUID: psuID, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
-				req.Header.Set("X-Request-ID", rid)
-				req.Header.Set("TPP-Session-ID", "bench")
-				req.Header.Set(tppcontext.Header, tok)
-				return req
+				return request("/v1/accounts/"+accountID+"/transactions?bookingStatus=booked"+pg, psuID)
 			}
 			// Warm up: a running server has its statements prepared and
 			// its pages cached; the first request of each kind does not count.
@@ -197,36 +209,7 @@ func (h *benchHarness) post(path, body string) (int, string) {
 func BenchmarkProductPath(b *testing.B) {
 	for _, kind := range []string{"sqlite", "postgres"} {
 		b.Run(kind, func(b *testing.B) {
-			ctx := context.Background()
-			url := filepath.Join(b.TempDir(), "bench.db")
-			if kind == "postgres" {
-				url, _ = storetest.Schema(b, "t_bench")
-			}
-			st, err := store.Open(ctx, url, store.Options{})
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer st.Close()
-			now := time.Now().UTC()
-			accountID, psuID := seedHistory(b, st, 1000, now)
-			if kind == "postgres" {
-				storetest.Analyze(b, url)
-			}
-			key := make([]byte, 32)
-			iss, _ := tppcontext.NewIssuer(key)
-			ver, _ := tppcontext.NewVerifier(key)
-			srv := New(Config{Store: st, Tokens: ver})
-			request := func(path, psu string) *http.Request {
-				rid := uuid.NewString()
-				req := httptest.NewRequest("GET", path, nil)
-				tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid,
-					PSUID: psu, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
-				req.Header.Set("X-Request-ID", rid)
-				req.Header.Set("TPP-Session-ID", "bench")
-				req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")
-				req.Header.Set(tppcontext.Header, tok)
-				return req
-			}
+			srv, request, accountID, psuID := historyServer(b, kind, 1000, time.Now().UTC())
 			for _, p := range []struct {
 				name, path, psu string
 				status          int

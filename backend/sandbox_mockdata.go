@@ -124,33 +124,37 @@ func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[str
 	return m, nil
 }
 
+// mockAccountOf reads the body of a mock account or card account (kind):
+// the account it describes, its owner's customer number and its balances.
+func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.Account, string, []store.Balance, *bgerror.Error) {
+	if kind == store.KindCardAccount {
+		in, errs := mockdata.ParseCardAccount(body, now)
+		if len(errs) > 0 {
+			return nil, "", nil, fieldErrors(errs)
+		}
+		extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
+		a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: "CARD", Currency: in.Currency,
+			MaskedPAN: in.MaskedPAN, CreditLimit: in.CreditLimit.Minor, Status: in.Status, Extra: extra}
+		return a, in.CustomerNumber, balancesOf(in.Balances, now), nil
+	}
+	in, errs := mockdata.ParseAccount(body, now)
+	if len(errs) > 0 {
+		return nil, "", nil, fieldErrors(errs)
+	}
+	a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
+		BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
+	return a, in.CustomerNumber, balancesOf(in.Balances, now), nil
+}
+
 func (s *Server) createMockAccount(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 		body, e := readBody(r)
 		if e != nil {
 			return e
 		}
-		now := s.cfg.Now()
-		var a *store.Account
-		var balances []store.Balance
-		var owner string
-		if kind == store.KindCardAccount {
-			in, errs := mockdata.ParseCardAccount(body, now)
-			if len(errs) > 0 {
-				return fieldErrors(errs)
-			}
-			extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
-			a = &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: "CARD", Currency: in.Currency,
-				MaskedPAN: in.MaskedPAN, CreditLimit: in.CreditLimit.Minor, Status: in.Status, Extra: extra}
-			balances, owner = balancesOf(in.Balances, now), in.CustomerNumber
-		} else {
-			in, errs := mockdata.ParseAccount(body, now)
-			if len(errs) > 0 {
-				return fieldErrors(errs)
-			}
-			a = &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
-				BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
-			balances, owner = balancesOf(in.Balances, now), in.CustomerNumber
+		a, owner, balances, e := mockAccountOf(kind, body, s.cfg.Now())
+		if e != nil {
+			return e
 		}
 		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
 		if e != nil {

@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"encoding/json"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
@@ -55,33 +54,21 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		now := s.cfg.Now()
-		var owner, currency string
-		var balances []store.Balance
-		if kind == store.KindCardAccount {
-			in, errs := mockdata.ParseCardAccount(body, now)
-			if len(errs) > 0 {
-				return fieldErrors(errs)
-			}
-			if in.MaskedPAN != a.MaskedPAN {
-				return bgerror.Format("$.maskedPan", "is the card account's and cannot change: send "+a.MaskedPAN)
-			}
-			extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
-			a.Name, a.Product, a.CreditLimit, a.Status, a.Extra = in.Name, in.Product, in.CreditLimit.Minor, in.Status, extra
-			owner, currency, balances = in.CustomerNumber, in.Currency, balancesOf(in.Balances, now)
-		} else {
-			in, errs := mockdata.ParseAccount(body, now)
-			if len(errs) > 0 {
-				return fieldErrors(errs)
-			}
-			if in.IBAN != a.IBAN {
-				return bgerror.Format("$.iban", "names another account: the account's numbers cannot change (bban "+a.BBAN+")")
-			}
-			a.Name, a.Product, a.CashAccountType, a.CreditLimit = in.Name, in.Product, in.CashAccountType, in.CreditLine.Minor
-			owner, currency, balances = in.CustomerNumber, in.Currency, balancesOf(in.Balances, now)
+		in, owner, balances, e := mockAccountOf(kind, body, s.cfg.Now())
+		if e != nil {
+			return e
 		}
-		if currency != a.Currency {
+		switch {
+		case in.MaskedPAN != a.MaskedPAN:
+			return bgerror.Format("$.maskedPan", "is the card account's and cannot change: send "+a.MaskedPAN)
+		case in.IBAN != a.IBAN:
+			return bgerror.Format("$.iban", "names another account: the account's numbers cannot change (bban "+a.BBAN+")")
+		case in.Currency != a.Currency:
 			return bgerror.Format("$.currency", "cannot change: the account's transactions are in "+a.Currency)
+		}
+		a.Name, a.Product, a.CashAccountType, a.CreditLimit = in.Name, in.Product, in.CashAccountType, in.CreditLimit
+		if kind == store.KindCardAccount {
+			a.Status, a.Extra = in.Status, in.Extra
 		}
 		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
 		if e != nil {

@@ -165,28 +165,12 @@ func opens(t *testing.T, srv *httptest.Server, link string) (int, *url.URL) {
 
 // unconsented sends GET /v1/accounts without consent to srv and returns
 // its scaRedirect link.
-func unconsented(t *testing.T, h *harness, srv *httptest.Server, now time.Time) string {
+func unconsented(t *testing.T, h *harness, srv *httptest.Server) string {
 	t.Helper()
-	req, _ := http.NewRequest("GET", srv.URL+"/v1/accounts", nil)
-	rid := uuid.NewString()
-	req.Header.Set("X-Request-ID", rid)
-	req.Header.Set("TPP-Session-ID", "s1")
-	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=xyz")
-	tok, err := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid,
-		Method: req.Method, Path: req.URL.Path, PSUID: uuid.NewString(), PSUPresent: true}, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req.Header.Set(tppcontext.Header, tok)
-	resp, err := srv.Client().Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	raw, _ := io.ReadAll(resp.Body)
-	link := scaLinkOf(raw)
-	if resp.StatusCode != 401 || !strings.HasPrefix(link, sealedBase) {
-		t.Fatalf("unconsented request: %d %s, want 401 with a sealed scaRedirect", resp.StatusCode, raw)
+	status, b, _ := h.call(tppCall{srv: srv, method: "GET", path: "/v1/accounts", sid: "s1", psuID: uuid.NewString(), psuPresent: true})
+	link := scaLink(b)
+	if status != 401 || !strings.HasPrefix(link, sealedBase) {
+		t.Fatalf("unconsented request: %d %v, want 401 with a sealed scaRedirect", status, b)
 	}
 	return link
 }
@@ -197,10 +181,10 @@ func unconsented(t *testing.T, h *harness, srv *httptest.Server, now time.Time) 
 // link, however often it is opened; the PSU then completes it.
 func TestUnconsentedRequestWritesNothing(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		srv, counted, clk := sealHarness(t, h)
+		srv, counted, _ := sealHarness(t, h)
 		links := map[string]bool{}
 		for range 200 {
-			links[unconsented(t, h, srv, clk.now())] = true
+			links[unconsented(t, h, srv)] = true
 		}
 		if len(links) != 200 {
 			t.Errorf("%d distinct links for 200 requests", len(links))
@@ -255,22 +239,12 @@ func TestUnconsentedRequestWritesNothing(t *testing.T) {
 	})
 }
 
-// scaLinkOf is the scaRedirect href of a JSON error body.
-func scaLinkOf(raw []byte) string {
-	i := bytes.Index(raw, []byte(`"scaRedirect":{"href":"`))
-	if i < 0 {
-		return ""
-	}
-	rest := raw[i+len(`"scaRedirect":{"href":"`):]
-	return string(rest[:bytes.IndexByte(rest, '"')])
-}
-
 // TestSealedLinkTampered: a link that is not one of ours (altered, cut,
 // another key id, over-long) gets the plain 404 page and stores nothing.
 func TestSealedLinkTampered(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		srv, counted, clk := sealHarness(t, h)
-		link := unconsented(t, h, srv, clk.now())
+		srv, counted, _ := sealHarness(t, h)
+		link := unconsented(t, h, srv)
 		token := strings.TrimPrefix(link, sealedBase)
 		kid, text, _ := strings.Cut(token, ".")
 		flip := []byte(text)
@@ -309,8 +283,8 @@ func TestSealedLinkTampered(t *testing.T) {
 func TestSealedLinkExpired(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		srv, counted, clk := sealHarness(t, h)
-		late := unconsented(t, h, srv, clk.now())
-		early := unconsented(t, h, srv, clk.now())
+		late := unconsented(t, h, srv)
+		early := unconsented(t, h, srv)
 		if status, loc := opens(t, srv, early); status != http.StatusSeeOther || !strings.HasPrefix(loc.Path, "/v1/sca/enc!!") {
 			t.Fatalf("opening in time: %d %s", status, loc)
 		}
@@ -344,7 +318,7 @@ func TestSealingKeyRotation(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		a, countedA, clkA := sealHarness(t, h)
 		b, _, clkB := sealHarness(t, h)
-		link := unconsented(t, h, a, clkA.now())
+		link := unconsented(t, h, a)
 		if status, loc := opens(t, b, link); status != http.StatusSeeOther || !strings.HasPrefix(loc.Path, "/v1/sca/enc!!") {
 			t.Fatalf("a link of instance A opened on B: %d %s", status, loc)
 		}
@@ -355,11 +329,11 @@ func TestSealingKeyRotation(t *testing.T) {
 		clkA.add(store.SealingKeyRotation + time.Minute)
 		clkB.add(store.SealingKeyRotation + time.Minute)
 		h.clk.add(store.SealingKeyRotation + time.Minute)
-		unconsented(t, h, a, clkA.now())
+		unconsented(t, h, a)
 		if n := countedA.counts()["AddSealingKey"]; n != 2 {
 			t.Errorf("%d keys added by A across a rotation, want 2", n)
 		}
-		linkB := unconsented(t, h, b, clkB.now())
+		linkB := unconsented(t, h, b)
 		if keys, _ = h.st.SealingKeys(context.Background()); len(keys) != 2 {
 			t.Errorf("%d keys after the rotation, want 2 (B uses A's new key)", len(keys))
 		}

@@ -89,7 +89,8 @@ type tppCall struct {
 	psuPresent              bool
 	noToken                 bool
 	body                    string
-	requestID               string // default: a fresh UUID
+	requestID               string           // default: a fresh UUID
+	srv                     *httptest.Server // default: the harness's
 }
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
@@ -101,7 +102,10 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	if c.body != "" {
 		rd = strings.NewReader(c.body)
 	}
-	req, _ := http.NewRequest(c.method, h.srv.URL+c.path, rd)
+	if c.srv == nil {
+		c.srv = h.srv
+	}
+	req, _ := http.NewRequest(c.method, c.srv.URL+c.path, rd)
 	rid := c.requestID
 	if rid == "" {
 		rid = uuid.NewString()
@@ -126,7 +130,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 		}
 		req.Header.Set(tppcontext.Header, tok)
 	}
-	resp, err := h.srv.Client().Do(req)
+	resp, err := c.srv.Client().Do(req)
 	if err != nil {
 		h.t.Fatal(err)
 	}
