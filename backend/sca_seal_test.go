@@ -89,6 +89,10 @@ func (s *writeCount) CountSCAFlowAttempt(ctx context.Context, id string) (int, e
 	s.add("CountSCAFlowAttempt")
 	return s.Store.CountSCAFlowAttempt(ctx, id)
 }
+func (s *writeCount) TakeSCAFlowLogin(ctx context.Context, id, stateHash string) (string, error) {
+	s.add("TakeSCAFlowLogin")
+	return s.Store.TakeSCAFlowLogin(ctx, id, stateHash)
+}
 func (s *writeCount) CompleteSession(ctx context.Context, x *store.Session) error {
 	s.add("CompleteSession")
 	return s.Store.CompleteSession(ctx, x)

@@ -194,6 +194,18 @@ type SCAFlow struct {
 	// Outcome is the query the flow's final redirect added to RedirectURI
 	// (URL-encoded), kept so a duplicate submission answers the same.
 	Outcome string
+	// AppPreferred records the TPP-Redirect-Preferred: false of the
+	// triggering request: the TPP prefers authentication in the bank's
+	// app, which the identity provider is asked for where it offers it.
+	AppPreferred bool
+	// LoginState is the SHA-256 (hex) of the state of the authorization
+	// request the PSU was last sent to the identity provider with; empty
+	// when none is pending. TakeSCAFlowLogin clears it, once.
+	LoginState string
+	// Login is what that authorization request's answer is checked with
+	// (nonce, PKCE verifier, the browser's cookie hash), opaque to the
+	// store.
+	Login string
 	// CreatedAt and ExpiresAt bound the flow.
 	CreatedAt, ExpiresAt time.Time
 }

@@ -9,7 +9,7 @@ import (
 
 // scaFlowColumns are the columns scanSCAFlow reads, in its order.
 const scaFlowColumns = `id, tpp, tpp_session_id, redirect_uri, purpose, resource_id, state, csrf,
-	customer_id, context, agreement_id, created_at, expires_at, session_hash, bind_key, identify_attempts, outcome`
+	customer_id, context, agreement_id, created_at, expires_at, session_hash, bind_key, identify_attempts, outcome, app_preferred, login_state, login`
 
 // checkSCAFlow validates what the schema constrains.
 func checkSCAFlow(f *SCAFlow) error {
@@ -36,10 +36,10 @@ func (s *sqlStore) CreateSCAFlow(ctx context.Context, f *SCAFlow) error {
 		id = newID()
 	}
 	_, err := s.exec(ctx, "create sca flow", `INSERT INTO sca_flows (`+scaFlowColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19)`,
 		id, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID, state, f.CSRF,
 		optRef(f.CustomerID), f.Context, optRef(f.AgreementID), s.d.instant(now), s.d.instant(f.ExpiresAt),
-		f.SessionHash, f.BindKey, f.Outcome)
+		f.SessionHash, f.BindKey, f.Outcome, f.AppPreferred, f.LoginState, f.Login)
 	if err != nil {
 		return err
 	}
@@ -53,7 +53,8 @@ func (s *sqlStore) GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error) 
 	err := s.q.QueryRowContext(ctx, `SELECT `+scaFlowColumns+` FROM sca_flows WHERE id = $1`, id).
 		Scan(&f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID, &f.State, &f.CSRF,
 			optString{&f.CustomerID}, &f.Context, optString{&f.AgreementID},
-			instantScan{&f.CreatedAt}, instantScan{&f.ExpiresAt}, &f.SessionHash, &f.BindKey, &f.IdentifyAttempts, &f.Outcome)
+			instantScan{&f.CreatedAt}, instantScan{&f.ExpiresAt}, &f.SessionHash, &f.BindKey, &f.IdentifyAttempts, &f.Outcome,
+			&f.AppPreferred, &f.LoginState, &f.Login)
 	if err != nil {
 		return nil, s.fail("get sca flow", err)
 	}
@@ -74,10 +75,12 @@ func (s *sqlStore) UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) e
 	}
 	n, err := s.exec(ctx, op, `UPDATE sca_flows SET tpp = $3, tpp_session_id = $4, redirect_uri = $5,
 			purpose = $6, resource_id = $7, state = $8, csrf = $9, customer_id = $10, context = $11,
-			agreement_id = $12, expires_at = $13, session_hash = $14, bind_key = $15, outcome = $16
+			agreement_id = $12, expires_at = $13, session_hash = $14, bind_key = $15, outcome = $16,
+			app_preferred = $17, login_state = $18, login = $19
 		WHERE id = $1 AND state = $2 AND (session_hash = '' OR session_hash = $14)`,
 		f.ID, from, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID, f.State, f.CSRF,
-		optRef(f.CustomerID), f.Context, optRef(f.AgreementID), s.d.instant(f.ExpiresAt), f.SessionHash, f.BindKey, f.Outcome)
+		optRef(f.CustomerID), f.Context, optRef(f.AgreementID), s.d.instant(f.ExpiresAt), f.SessionHash, f.BindKey, f.Outcome,
+		f.AppPreferred, f.LoginState, f.Login)
 	if err != nil {
 		return err
 	}
@@ -121,4 +124,41 @@ func (s *sqlStore) CountSCAFlowAttempt(ctx context.Context, id string) (int, err
 		return 0, s.fail(op, err)
 	}
 	return 0, fmt.Errorf("%w: %s: the flow is no longer pending", ErrConflict, op)
+}
+
+// TakeSCAFlowLogin ends the pending login of a pending flow whose
+// LoginState is stateHash (clearing LoginState) and returns its Login: one atomic update, so of
+// several answers carrying the same state (a replayed callback) exactly
+// one gets it and the others ErrConflict, as do a flow no longer pending,
+// one with another login pending and one with none. An unknown flow is
+// ErrNotFound.
+func (s *sqlStore) TakeSCAFlowLogin(ctx context.Context, id, stateHash string) (string, error) {
+	const op = "take sca flow login"
+	if stateHash == "" {
+		return "", fmt.Errorf("%w: %s: no state", ErrConflict, op)
+	}
+	if s.tx == nil {
+		// A write: in this process's turn (writers.go).
+		done, err := s.writers.take(ctx)
+		if err != nil {
+			return "", s.fail(op, err)
+		}
+		defer done()
+	}
+	var login string
+	// Login stays (RETURNING reads the row as updated); the flow's next
+	// update clears it.
+	err := s.q.QueryRowContext(ctx, `UPDATE sca_flows SET login_state = ''
+		WHERE id = $1 AND state = $2 AND login_state = $3 RETURNING login`, id, FlowPending, stateHash).Scan(&login)
+	if err == nil {
+		return login, nil
+	}
+	if !errors.Is(err, sql.ErrNoRows) {
+		return "", s.fail(op, err)
+	}
+	var one int
+	if err := s.q.QueryRowContext(ctx, `SELECT 1 FROM sca_flows WHERE id = $1`, id).Scan(&one); err != nil {
+		return "", s.fail(op, err)
+	}
+	return "", fmt.Errorf("%w: %s: no such login is pending", ErrConflict, op)
 }

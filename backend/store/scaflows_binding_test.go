@@ -3,6 +3,7 @@ package store
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -159,7 +160,8 @@ func TestSCAFlowMigration5(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t).(*sqlStore)
 		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
-		// Put the table back as migrations 1-4 made it, with a flow in it.
+		// Put the table back as migrations 1-4 made it, with a flow in it
+		// (migration 11 then adds its columns again).
 		var v4 string
 		for _, stmt := range migrations[0].stmts {
 			if strings.Contains(stmt, "CREATE TABLE sca_flows (") {
@@ -168,7 +170,7 @@ func TestSCAFlowMigration5(t *testing.T) {
 		}
 		expires := time.Date(2025, 3, 1, 12, 15, 0, 0, time.UTC)
 		for _, stmt := range []string{`DROP TABLE sca_flows`, s.d.ddl(v4),
-			`DELETE FROM schema_migrations WHERE version = 5`} {
+			`DELETE FROM schema_migrations WHERE version IN (5, 11)`} {
 			if _, err := s.db.ExecContext(ctx, stmt); err != nil {
 				t.Fatalf("%s: %v", stmt, err)
 			}
@@ -194,5 +196,61 @@ func TestSCAFlowMigration5(t *testing.T) {
 		wantErr(t, "DeleteCustomer", s2.DeleteCustomer(ctx, c.ID), nil)
 		_, err = s2.GetSCAFlow(ctx, "enc!!old")
 		wantErr(t, "GetSCAFlow after the customer's deletion", err, ErrNotFound)
+	})
+}
+
+// TestSCAFlowLogin: a pending login is stored with the flow, and taken
+// exactly once of many concurrent answers carrying its state (two
+// instances); a taken, replaced or wrong state, and a flow no longer
+// pending, get ErrConflict.
+func TestSCAFlowLogin(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s1, s2 := db.open(t), db.open(t)
+		f := &SCAFlow{TPP: "PSDNO-FSA-111111111", Purpose: "consent", CSRF: "x", AppPreferred: true}
+		wantErr(t, "CreateSCAFlow", s1.CreateSCAFlow(ctx, f), nil)
+		f.LoginState, f.Login = "hash-1", `{"nonce":"n1"}`
+		wantErr(t, "UpdateSCAFlow", s1.UpdateSCAFlow(ctx, f, FlowPending), nil)
+		got, err := s2.GetSCAFlow(ctx, f.ID)
+		wantErr(t, "GetSCAFlow", err, nil)
+		if !got.AppPreferred || got.LoginState != "hash-1" || got.Login != f.Login {
+			t.Fatalf("stored flow %+v: want AppPreferred, LoginState hash-1, Login %s", got, f.Login)
+		}
+		// A second login replaces the first: the first's state is dead.
+		f.LoginState, f.Login = "hash-2", `{"nonce":"n2"}`
+		wantErr(t, "UpdateSCAFlow", s1.UpdateSCAFlow(ctx, f, FlowPending), nil)
+		_, err = s2.TakeSCAFlowLogin(ctx, f.ID, "hash-1")
+		wantErr(t, "take a replaced login", err, ErrConflict)
+		_, err = s2.TakeSCAFlowLogin(ctx, f.ID, "")
+		wantErr(t, "take no state", err, ErrConflict)
+		const n = 10
+		results := concurrently(t, n, func(i int) (string, error) {
+			s := s1
+			if i%2 == 1 {
+				s = s2
+			}
+			login, err := s.TakeSCAFlowLogin(ctx, f.ID, "hash-2")
+			if errors.Is(err, ErrConflict) {
+				return "conflict", nil
+			}
+			return login, err
+		})
+		sort.Strings(results)
+		want := append([]string{f.Login}, slices.Repeat([]string{"conflict"}, n-1)...)
+		sort.Strings(want)
+		if !slices.Equal(results, want) {
+			t.Fatalf("concurrent takes %v: want the login once, conflicts otherwise", results)
+		}
+		if got, _ := s1.GetSCAFlow(ctx, f.ID); got.LoginState != "" {
+			t.Fatalf("after the take: LoginState %q, want empty", got.LoginState)
+		}
+		f.LoginState, f.Login = "hash-3", "{}"
+		wantErr(t, "UpdateSCAFlow", s1.UpdateSCAFlow(ctx, f, FlowPending), nil)
+		failed := *f
+		failed.State = FlowFailed
+		wantErr(t, "fail", s1.UpdateSCAFlow(ctx, &failed, FlowPending), nil)
+		_, err = s2.TakeSCAFlowLogin(ctx, f.ID, "hash-3")
+		wantErr(t, "take the login of a failed flow", err, ErrConflict)
+		_, err = s2.TakeSCAFlowLogin(ctx, "enc!!nope", "hash-3")
+		wantErr(t, "take on an unknown flow", err, ErrNotFound)
 	})
 }

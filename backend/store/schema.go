@@ -333,4 +333,16 @@ var migrations = []migration{{
 		`UPDATE accounts SET booked_count = COALESCE((SELECT SUM(booked) FROM transaction_day_counts
 			WHERE transaction_day_counts.account_id = accounts.id), 0)`,
 	},
+}, {
+	version: 11,
+	name:    "SCA flows: the PSU's login at the bank's identity provider",
+	// A flow whose PSU authenticates at an OpenID Connect provider keeps
+	// the pending authorization request (the state's hash, and the nonce,
+	// PKCE verifier and browser binding its answer is checked with) and
+	// whether the TPP preferred the bank's app.
+	stmts: []string{
+		`ALTER TABLE sca_flows ADD COLUMN app_preferred BOOLEAN NOT NULL DEFAULT FALSE`,
+		`ALTER TABLE sca_flows ADD COLUMN login_state TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE sca_flows ADD COLUMN login TEXT NOT NULL DEFAULT ''`,
+	},
 }}

@@ -111,6 +111,10 @@ type Store interface {
 	// CountSCAFlowAttempt counts one identification attempt on a pending
 	// flow, atomically, and returns the count so far.
 	CountSCAFlowAttempt(ctx context.Context, id string) (int, error)
+	// TakeSCAFlowLogin ends a pending flow's pending login (the identity
+	// provider's answer to it arrived) and returns its Login, exactly once
+	// per login; any other call is ErrConflict.
+	TakeSCAFlowLogin(ctx context.Context, id, stateHash string) (string, error)
 
 	// CompleteSession records a successful SCA as session s. When another
 	// valid session of the same TPP and customer exists, it is invalidated
