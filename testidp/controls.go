@@ -1,0 +1,67 @@
+package testidp
+
+import (
+	"net/http"
+	"net/url"
+	"time"
+)
+
+// serveHTTP is the provider's front door, where the test controls act
+// before op or the login page see a request: an outage answers 503, the
+// clock offset is fixed for the request (clock.go), and authorization
+// requests are recorded for LastAuthorize.
+func (p *Provider) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if p.down.Load() {
+		w.Header().Set("Retry-After", "1")
+		http.Error(w, "testidp: identity provider is down (SetDown)", http.StatusServiceUnavailable)
+		return
+	}
+	if r.URL.Path == p.authPath {
+		// op parses the same form again; ParseForm keeps what it read.
+		if err := r.ParseForm(); err == nil {
+			p.recordAuthorize(r.Form)
+		}
+	}
+	r = r.WithContext(withClockOffset(r.Context(), time.Duration(p.clockOffset.Load())))
+	p.handler.ServeHTTP(w, r)
+}
+
+// SetDown makes every endpoint, the login page included, answer 503 while
+// down is true, as during an outage of the identity provider.
+// Authorization requests made while down are not recorded.
+func (p *Provider) SetDown(down bool) { p.down.Store(down) }
+
+// SetClockOffset shifts the provider's clock by d for the ID tokens it
+// issues from now on: iat, exp and auth_time. A negative d of more than
+// the ID token lifetime (10 minutes), e.g. -2*time.Hour, issues tokens
+// that are already expired; a positive d issues tokens from the future.
+// Access token lifetimes at the userinfo endpoint are not shifted.
+func (p *Provider) SetClockOffset(d time.Duration) { p.clockOffset.Store(int64(d)) }
+
+// LastAuthorize is the query (with form parameters, for a POSTed request)
+// of the most recent request to the authorization endpoint, valid or not,
+// or nil before the first: it shows what the relying party asked for, e.g.
+// acr_values and login_hint. The caller may keep and modify it.
+func (p *Provider) LastAuthorize() url.Values {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return cloneValues(p.lastAuthorize)
+}
+
+func (p *Provider) recordAuthorize(v url.Values) {
+	v = cloneValues(v)
+	p.mu.Lock()
+	p.lastAuthorize = v
+	p.mu.Unlock()
+}
+
+func cloneValues(v url.Values) url.Values {
+	if v == nil {
+		return nil
+	}
+	c := make(url.Values, len(v))
+	for k, vs := range v {
+		c[k] = append([]string(nil), vs...)
+	}
+	return c
+}
