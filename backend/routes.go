@@ -103,6 +103,7 @@ func (s *Server) routes() {
 	// The PSU-facing SCA page (sca_*.go): no context token; the flow is
 	// bound to the PSU's browser once identified, forms carry a token.
 	m.HandleFunc("GET "+sealedBase+"{sealed}", s.scaOpenSealed)
+	m.HandleFunc("GET "+callbackPath, s.scaCallback)
 	m.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
 	m.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
 

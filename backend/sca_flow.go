@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/obgw/obgw/backend/store"
@@ -90,6 +91,9 @@ func (s *Server) newFlow(r *http.Request, c *tppcontext.Context, purpose, resour
 		TPP: c.TPP, TPPSessionID: sessionID, RedirectURI: redirect,
 		Purpose: purpose, ResourceID: resourceID, State: store.FlowPending,
 		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
+		// "false triggers biometric authentication in the bank's mobile
+		// app where available" (the gateway checked the value's form).
+		AppPreferred: strings.EqualFold(r.Header.Get("Tpp-Redirect-Preferred"), "false"),
 	}, nil
 }
 

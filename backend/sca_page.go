@@ -32,15 +32,19 @@ type scaView struct {
 	// Cancellation says the PSU authorises cancelling the Summary's payment.
 	Cancellation bool
 	Sandbox      bool
-	Agreements   []store.Agreement
-	Accounts     []accountChoice
+	// Login: the PSU identifies at the bank's identity provider, not by
+	// typing a number.
+	Login      bool
+	Agreements []store.Agreement
+	Accounts   []accountChoice
 }
 
 type accountChoice struct{ ID, Label string }
 
-// errNoSCAProvider answers the SCA page outside the sandbox: identifying a
-// PSU by a customer number alone is a mock, and production needs a real
-// SCA provider (BankID), which this release does not include.
+// errNoSCAProvider answers the SCA page outside the sandbox when no
+// identity provider is configured: identifying a PSU by a customer number
+// alone is a mock. A deployment through the Caddy module refuses to start
+// so (caddymodule/backend.go); this guards a Server built otherwise.
 const errNoSCAProvider = "Strong customer authentication is not available in this deployment: no SCA provider is configured."
 
 // scaPage shows the step of the flow the PSU is at.
@@ -69,7 +73,7 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 // to the browser that ended it; 403 to any browser but the one that
 // identified) when the flow cannot go on.
 func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
-	if !s.cfg.Sandbox {
+	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
 	}
@@ -94,7 +98,7 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
-		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == "identify" {
+		if before, ok := browserCookie(r); ok && s.cfg.IdP == nil && r.Method == http.MethodPost && r.PostForm.Get("step") == "identify" {
 			if _, mine := boundTo(f, before); mine {
 				// The browser that identified, submitting its
 				// identification again: it may have dropped the first
@@ -124,7 +128,7 @@ func step(f *store.SCAFlow) string {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
-	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox}
+	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.cfg.IdP != nil}
 	if f.Purpose == PurposeCancellation {
 		v.Title, v.Cancellation = "Cancel a payment", true
 	}
@@ -161,7 +165,13 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	// form-action also governs where a form's redirect may lead: the
 	// TPP-Redirect-URI's origin, and nothing else.
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+origin(f.RedirectURI)+"; frame-ancestors 'self'")
+	// With an identity provider, "Log in" redirects to its authorization
+	// endpoint.
+	formAction := "form-action 'self' " + origin(f.RedirectURI)
+	if s.cfg.IdP != nil && v.Step == "identify" {
+		formAction += " " + origin(s.cfg.IdP.AuthEndpoint(ctx))
+	}
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "+formAction+"; frame-ancestors 'self'")
 	h.Set("Referrer-Policy", "no-referrer")
 	_ = scaTemplate.Execute(w, v)
 }
@@ -276,11 +286,17 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 			s.rejectPayments(ctx, f)
 		})
 	case "identify":
-		if step(f) != "identify" {
+		if step(f) != "identify" || s.cfg.IdP != nil {
 			s.render(w, r, f, "")
 			return
 		}
 		s.identify(w, r, f, strings.TrimSpace(r.PostForm.Get("customerNumber")))
+	case "login":
+		if step(f) != "identify" || s.cfg.IdP == nil {
+			s.render(w, r, f, "")
+			return
+		}
+		s.login(w, r, f)
 	case "context":
 		if step(f) != "context" {
 			s.render(w, r, f, "")

@@ -34,8 +34,13 @@ const sealedBase = "/v1/sca/s/"
 // bounds (TPP-Redirect-URI 1024 bytes, TPP-Session-ID 128) fit.
 const maxSealedBytes = 2048
 
-// sealVersion is the first byte of a sealed flow's plain text.
-const sealVersion = 1
+// sealVersion is the first byte of a sealed flow's plain text. Version 2
+// ends with a byte of flags (sealAppPreferred); version 1, which links
+// made before it still carry, has none.
+const sealVersion = 2
+
+// sealAppPreferred flags a flow whose TPP preferred the bank's app.
+const sealAppPreferred = 1
 
 // keyReload bounds how often an unknown key id in a link makes the store
 // be asked for keys again (another instance may have added one).
@@ -168,7 +173,8 @@ func randomKeyID() string {
 }
 
 // seal returns the token of a sealed link to f (not stored): f's ID (set
-// here), TPP, session id, redirect URI, purpose, resource and expiry.
+// here), TPP, session id, redirect URI, purpose, resource, expiry and
+// whether the TPP preferred the bank's app.
 func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
 	key, err := k.current(ctx)
 	if err != nil {
@@ -182,6 +188,11 @@ func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
 		plain = binary.AppendUvarint(plain, uint64(len(s)))
 		plain = append(plain, s...)
 	}
+	var flags byte
+	if f.AppPreferred {
+		flags |= sealAppPreferred
+	}
+	plain = append(plain, flags)
 	nonce := make([]byte, key.aead.NonceSize(), key.aead.NonceSize()+len(plain)+key.aead.Overhead())
 	rand.Read(nonce)
 	sealed := key.aead.Seal(nonce, nonce, plain, []byte(key.id))
@@ -209,7 +220,7 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 	}
 	n := key.aead.NonceSize()
 	plain, err := key.aead.Open(nil, sealed[:n], sealed[n:], []byte(kid))
-	if err != nil || len(plain) < 9 || plain[0] != sealVersion {
+	if err != nil || len(plain) < 9 || (plain[0] != sealVersion && plain[0] != 1) {
 		return nil, false
 	}
 	f := &store.SCAFlow{State: store.FlowPending, ExpiresAt: time.UnixMicro(int64(binary.BigEndian.Uint64(plain[1:9]))).UTC()}
@@ -220,6 +231,12 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 			return nil, false
 		}
 		*dst, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
+	}
+	if plain[0] == sealVersion {
+		if len(rest) != 1 {
+			return nil, false
+		}
+		f.AppPreferred, rest = rest[0]&sealAppPreferred != 0, rest[1:]
 	}
 	if len(rest) != 0 {
 		return nil, false
@@ -233,7 +250,7 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 // with the failure redirect, as an expired stored flow does.
 func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	if !s.cfg.Sandbox {
+	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/fx"
+	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -44,6 +45,15 @@ type Config struct {
 	// fixed fx.Sandbox table in a sandbox and fx.None (no conversion:
 	// such payments are rejected at SCA) elsewhere.
 	Rates fx.Source
+	// IdP authenticates PSUs at the bank's OpenID Connect identity
+	// provider on the SCA pages (sca_login.go). Without it PSUs identify
+	// by a customer number typed in, the sandbox's mock, which only a
+	// Sandbox offers: outside the sandbox the pages then answer 503.
+	IdP *idp.RelyingParty
+	// IdPRedirectURL is the redirect URI registered at the provider, which
+	// must reach this backend's callback (/v1/sca/callback under the base
+	// path); empty: the request's host and base path, over https.
+	IdPRedirectURL string
 }
 
 // Server is the backend's HTTP handler.
@@ -73,3 +83,7 @@ func New(cfg Config) *Server {
 	s.routes()
 	return s
 }
+
+// identifies reports whether the SCA pages can identify a PSU: at the
+// bank's identity provider, or by the sandbox's mock.
+func (s *Server) identifies() bool { return s.cfg.IdP != nil || s.cfg.Sandbox }

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/obgw/obgw/backend"
+	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -51,12 +52,19 @@ type Backend struct {
 	// payment batch runs in sandbox; default five a day. Production runs
 	// none (the bank's own settlement does).
 	BatchTimes []string `json:"batch_times,omitempty"`
+	// SCAOIDC is the bank's identity provider at which PSUs log in on the
+	// SCA pages. Production needs it: a production backend without it
+	// does not start. A sandbox without it identifies PSUs by customer
+	// number (the mock page).
+	SCAOIDC *SCAOIDC `json:"sca_oidc,omitempty"`
 
-	tokens  *tppcontext.Verifier
-	logger  *zap.Logger
-	slog    *slog.Logger
-	shared  *sharedStore
-	poolKey string
+	tokens      *tppcontext.Verifier
+	idp         *idp.RelyingParty
+	idpRedirect string
+	logger      *zap.Logger
+	slog        *slog.Logger
+	shared      *sharedStore
+	poolKey     string
 
 	mu     *sync.Mutex // guards server; a pointer so Backend stays copyable
 	server *backend.Server
@@ -115,6 +123,14 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 	if b.Environment != EnvSandbox && b.Environment != EnvProduction {
 		return fmt.Errorf("obgw_backend: environment must be sandbox or production, not %q", b.Environment)
 	}
+	if b.idp, b.idpRedirect, err = b.SCAOIDC.relyingParty(b.logger); err != nil {
+		return fmt.Errorf("obgw_backend: sca_oidc: %v", err)
+	}
+	if b.idp == nil && b.Environment == EnvProduction {
+		return fmt.Errorf("obgw_backend: production needs an SCA provider, and sca_oidc has no issuer: " +
+			"set sca_oidc { issuer, client_id, client_secret } (in the shipped Caddyfile OBGW_SCA_OIDC_ISSUER, " +
+			"OBGW_SCA_OIDC_CLIENT_ID and OBGW_SCA_OIDC_CLIENT_SECRET), or run a sandbox (OBGW_ENV=sandbox)")
+	}
 	if b.DataDir == "" {
 		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
 	}
@@ -162,7 +178,8 @@ func (b *Backend) ready(ctx context.Context) (*backend.Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox, Logger: b.slog})
+	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox, Logger: b.slog,
+		IdP: b.idp, IdPRedirectURL: b.idpRedirect})
 	return b.server, nil
 }
 

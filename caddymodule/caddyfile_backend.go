@@ -26,6 +26,7 @@ func parseBackend(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    context_key_file <file holding the key>
 //	    environment      production|sandbox
 //	    batch_times <HH:MM>...
+//	    sca_oidc { ... }  (see unmarshalSCAOIDC)
 //	}
 //
 // Empty values (unset environment placeholders) keep the defaults.
@@ -36,6 +37,14 @@ func (b *Backend) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	}
 	for d.NextBlock(0) {
 		name := d.Val()
+		if name == "sca_oidc" {
+			o, err := unmarshalSCAOIDC(d)
+			if err != nil {
+				return err
+			}
+			b.SCAOIDC = o
+			continue
+		}
 		args := d.RemainingArgs()
 		if name == "batch_times" {
 			b.BatchTimes = args

@@ -192,9 +192,10 @@ func TestSlowSignedBodyIsCut(t *testing.T) {
 }
 
 // TestProductionByDefault: without OBGW_ENV the shipped Caddyfile is a
-// production deployment: no mock SCA, no sandbox operations.
+// production deployment: no mock SCA, no sandbox operations (and without
+// an identity provider it does not start: TestProductionNeedsSCAProvider).
 func TestProductionByDefault(t *testing.T) {
-	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_ENV=")...)
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), productionIdPEnv()...)...)
 	c := client(nil)
 	req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
 	req.Header.Del("TPP-Redirect-URI")
@@ -220,8 +221,8 @@ func TestProductionByDefault(t *testing.T) {
 	}
 	b, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode == http.StatusOK || strings.Contains(string(b), "customerNumber") {
-		t.Fatalf("the SCA page of a deployment without OBGW_ENV offers the sandbox's mock identification: %d %s", resp.StatusCode, b)
+	if resp.StatusCode != http.StatusOK || strings.Contains(string(b), "customerNumber") || !strings.Contains(string(b), `id="login"`) {
+		t.Fatalf("the SCA page of a deployment without OBGW_ENV: %d %s: want the bank's login, not the sandbox's mock identification", resp.StatusCode, b)
 	}
 	// Nor does the PSU's page of consents.
 	resp, err = c.Get("https://" + g.addr + "/v1/psu/consents")

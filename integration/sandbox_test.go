@@ -13,7 +13,11 @@ import (
 func TestSandboxThroughGateway(t *testing.T) {
 	for _, env := range []string{"sandbox", "production"} {
 		t.Run(env, func(t *testing.T) {
-			g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_ENV="+env)...)
+			vars := append(databaseEnv(t, "sqlite"), "OBGW_ENV="+env)
+			if env == "production" {
+				vars = append(vars, productionIdPEnv()[1:]...)
+			}
+			g := startGateway(t, "Caddyfile", vars...)
 			c := client(nil)
 			req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
 			req.Header.Del("TPP-Redirect-URI")

@@ -1,0 +1,340 @@
+package idp
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+	"golang.org/x/oauth2"
+
+	"github.com/obgw/obgw/testidp"
+)
+
+// The relying party against a real OpenID provider (testidp, zitadel's
+// certified op): real discovery, keys, codes, PKCE and ID tokens.
+
+const (
+	kari, ola   = "15038540189", "22079140086"
+	substantial = "urn:obgw:acr:substantial"
+	high        = "urn:obgw:acr:high"
+)
+
+// idpFixture is a provider with Kari (high) and Ola (substantial), the
+// clients obgw and other, and a redirect URI that records codes.
+type idpFixture struct {
+	p        *testidp.Provider
+	redirect string
+}
+
+func newProvider(t *testing.T) *idpFixture {
+	t.Helper()
+	cb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, "back at the relying party")
+	}))
+	t.Cleanup(cb.Close)
+	redirect := cb.URL + "/v1/sca/callback"
+	p, err := testidp.Start(testidp.Config{
+		Users: []testidp.User{
+			{NationalID: kari, Password: "test", Name: "Kari Nordmann", ACR: high},
+			{NationalID: ola, Password: "test", Name: "Ola Nordmann", ACR: substantial},
+		},
+		Clients: []testidp.Client{
+			{ID: "obgw", Secret: "obgw-secret", RedirectURIs: []string{redirect}},
+			{ID: "other", Secret: "other-secret", RedirectURIs: []string{redirect}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	return &idpFixture{p: p, redirect: redirect}
+}
+
+func (f *idpFixture) rp(t *testing.T, edit func(*Config)) *RelyingParty {
+	t.Helper()
+	cfg := Config{Issuer: f.p.Issuer(), ClientID: "obgw", ClientSecret: "obgw-secret", CustomerClaim: "nnin",
+		ACRValues: []string{substantial, high}, PaymentACRValues: []string{high},
+		AppParams: url.Values{"login_hint": {"app"}}}
+	if edit != nil {
+		edit(&cfg)
+	}
+	rp, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rp
+}
+
+func newLogin(payment bool) Login {
+	return Login{State: "flow." + oauth2.GenerateVerifier(), Nonce: oauth2.GenerateVerifier(), Verifier: oauth2.GenerateVerifier(), Payment: payment}
+}
+
+var authRequestRe = regexp.MustCompile(`name="authRequestID" value="([^"]+)"`)
+
+// logIn plays the PSU's browser: it opens authURL, logs in as user at the
+// provider's page and returns the query the provider redirects back with.
+func logIn(t *testing.T, f *idpFixture, authURL, user string) url.Values {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	var back url.Values
+	c := &http.Client{Jar: jar, Timeout: 10 * time.Second, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		if strings.HasPrefix(req.URL.String(), f.redirect) {
+			back = req.URL.Query()
+			return http.ErrUseLastResponse
+		}
+		return nil
+	}}
+	resp, err := c.Get(authURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if back != nil {
+		return back
+	}
+	m := authRequestRe.FindSubmatch(page)
+	if m == nil {
+		t.Fatalf("no login form at the provider: %d %s", resp.StatusCode, page)
+	}
+	resp, err = c.PostForm(f.p.Issuer()+"/login", url.Values{"authRequestID": {string(m[1])}, "username": {user}, "password": {"test"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if back == nil {
+		t.Fatalf("the provider did not redirect back: %d %s", resp.StatusCode, page)
+	}
+	return back
+}
+
+// login runs a whole login of user and returns Identify's answer.
+func login(t *testing.T, f *idpFixture, rp *RelyingParty, user string, l Login) (Identity, error) {
+	t.Helper()
+	ctx := context.Background()
+	to, err := rp.AuthURL(ctx, f.redirect, l)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := logIn(t, f, to, user)
+	if back.Get("state") != l.State || back.Get("code") == "" {
+		t.Fatalf("redirect back %v: want the state and a code", back)
+	}
+	return rp.Identify(ctx, f.redirect, back.Get("code"), l)
+}
+
+func TestLoginIdentifiesTheCustomer(t *testing.T) {
+	f := newProvider(t)
+	rp := f.rp(t, nil)
+	l := newLogin(false)
+	l.App = true
+	who, err := login(t, f, rp, kari, l)
+	if err != nil || who.Customer != kari || who.ACR != high {
+		t.Fatalf("Identify: %+v %v, want Kari with %s", who, err, high)
+	}
+	asked := f.p.LastAuthorize()
+	for k, want := range map[string]string{
+		"client_id": "obgw", "response_type": "code", "code_challenge_method": "S256", "nonce": l.Nonce,
+		"acr_values": substantial + " " + high, "login_hint": "app", "redirect_uri": f.redirect,
+	} {
+		if asked.Get(k) != want {
+			t.Errorf("authorization request %s = %q, want %q", k, asked.Get(k), want)
+		}
+	}
+	if asked.Get("code_challenge") == "" || asked.Get("code_challenge") == l.Verifier {
+		t.Errorf("code_challenge %q: want the S256 of the verifier", asked.Get("code_challenge"))
+	}
+	// Without the app preference, no login_hint; a payment asks for its
+	// own acr.
+	l = newLogin(true)
+	if _, err := login(t, f, rp, kari, l); err != nil {
+		t.Fatal(err)
+	}
+	if asked := f.p.LastAuthorize(); asked.Has("login_hint") || asked.Get("acr_values") != high {
+		t.Fatalf("payment login asked %v: want acr_values %s and no login_hint", asked, high)
+	}
+}
+
+// TestLoginRefusals: every way an answer can fail to authenticate the PSU
+// for this login is ErrRefused; an outage is ErrUnavailable.
+func TestLoginRefusals(t *testing.T) {
+	f := newProvider(t)
+	rp := f.rp(t, nil)
+	ctx := context.Background()
+	refused := func(name string, who Identity, err error) {
+		t.Helper()
+		if !errors.Is(err, ErrRefused) || who.Customer != "" {
+			t.Errorf("%s: %+v %v, want ErrRefused", name, who, err)
+		}
+	}
+
+	// A payment needs high: Ola's substantial login is refused for it,
+	// and accepted for account access.
+	who, err := login(t, f, rp, ola, newLogin(true))
+	refused("payment with a weaker acr", who, err)
+	if who, err := login(t, f, rp, ola, newLogin(false)); err != nil || who.Customer != ola {
+		t.Fatalf("account access with substantial: %+v %v", who, err)
+	}
+
+	// The nonce the token carries is not the login's (the authorization
+	// request was altered, or the answer belongs to another login).
+	l := newLogin(false)
+	to, _ := rp.AuthURL(ctx, f.redirect, l)
+	back := logIn(t, f, to, kari)
+	tampered := l
+	tampered.Nonce = oauth2.GenerateVerifier()
+	who, err = rp.Identify(ctx, f.redirect, back.Get("code"), tampered)
+	refused("another nonce", who, err)
+
+	// PKCE: a code exchanged with another verifier (a stolen code).
+	l = newLogin(false)
+	to, _ = rp.AuthURL(ctx, f.redirect, l)
+	back = logIn(t, f, to, kari)
+	stolen := l
+	stolen.Verifier = oauth2.GenerateVerifier()
+	who, err = rp.Identify(ctx, f.redirect, back.Get("code"), stolen)
+	refused("another PKCE verifier", who, err)
+
+	// A code is good once.
+	l = newLogin(false)
+	to, _ = rp.AuthURL(ctx, f.redirect, l)
+	back = logIn(t, f, to, kari)
+	if _, err := rp.Identify(ctx, f.redirect, back.Get("code"), l); err != nil {
+		t.Fatal(err)
+	}
+	who, err = rp.Identify(ctx, f.redirect, back.Get("code"), l)
+	refused("a code used twice", who, err)
+
+	// An expired ID token (the provider's clock two hours behind).
+	f.p.SetClockOffset(-2 * time.Hour)
+	who, err = login(t, f, rp, kari, newLogin(false))
+	refused("an expired token", who, err)
+	if err == nil || !strings.Contains(err.Error(), "expired") {
+		t.Errorf("expired token: %v, want it named", err)
+	}
+	f.p.SetClockOffset(0)
+
+	// A token for another client, and one from another provider.
+	_, verifier, err := rp.discover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l = newLogin(false)
+	raw := foreignToken(t, f, "other", "other-secret", l)
+	who, err = rp.verify(ctx, verifier, raw, l)
+	refused("another client's token", who, err)
+	if err == nil || !strings.Contains(err.Error(), "audience") {
+		t.Errorf("another client's token: %v, want the audience named", err)
+	}
+	g := newProvider(t)
+	raw = foreignToken(t, g, "obgw", "obgw-secret", l)
+	who, err = rp.verify(ctx, verifier, raw, l)
+	refused("another provider's token", who, err)
+
+	// A claim missing: the customer cannot be named.
+	norp := f.rp(t, func(c *Config) { c.CustomerClaim = "no_such_claim" })
+	who, err = login(t, f, norp, kari, newLogin(false))
+	refused("no customer claim", who, err)
+
+	// The provider down: discovery and the token endpoint.
+	l = newLogin(false)
+	to, _ = rp.AuthURL(ctx, f.redirect, l)
+	back = logIn(t, f, to, kari)
+	f.p.SetDown(true)
+	if _, err := rp.Identify(ctx, f.redirect, back.Get("code"), l); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("token endpoint down: %v, want ErrUnavailable", err)
+	}
+	fresh := f.rp(t, nil)
+	if _, err := fresh.AuthURL(ctx, f.redirect, newLogin(false)); !errors.Is(err, ErrUnavailable) {
+		t.Errorf("discovery down: %v, want ErrUnavailable", err)
+	}
+	f.p.SetDown(false)
+	time.Sleep(rediscoverAfter)
+	if _, err := fresh.AuthURL(ctx, f.redirect, newLogin(false)); err != nil {
+		t.Errorf("discovery after the outage: %v", err)
+	}
+}
+
+// foreignToken logs Kari in at f as client id (not through rp) and returns
+// the raw ID token that client got.
+func foreignToken(t *testing.T, f *idpFixture, id, secret string, l Login) string {
+	t.Helper()
+	ctx := context.Background()
+	other, err := New(Config{Issuer: f.p.Issuer(), ClientID: id, ClientSecret: secret, CustomerClaim: "nnin"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, _, err := other.discover(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, _ := other.AuthURL(ctx, f.redirect, l)
+	back := logIn(t, f, to, kari)
+	tok, err := other.oauth(p, f.redirect).Exchange(ctx, back.Get("code"), oauth2.VerifierOption(l.Verifier))
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, _ := tok.Extra("id_token").(string)
+	if raw == "" {
+		t.Fatal("no id_token")
+	}
+	return raw
+}
+
+// TestClientAssertion: a private_key_jwt assertion is signed with the
+// client's key and names the client and the token endpoint, briefly.
+func TestClientAssertion(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	ck, err := ParseClientKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), "k1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	a, err := ck.assertion("obgw", "https://idp.example/token", now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, err := jwt.ParseSigned(a, []jose.SignatureAlgorithm{jose.ES256})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tok.Headers[0].KeyID != "k1" {
+		t.Fatalf("kid %q", tok.Headers[0].KeyID)
+	}
+	var c jwt.Claims
+	if err := tok.Claims(&key.PublicKey, &c); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: "obgw", Subject: "obgw", AnyAudience: jwt.Audience{"https://idp.example/token"}, Time: now}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if c.Expiry.Time().Sub(now) > assertionLifetime || c.ID == "" {
+		t.Fatalf("claims %+v: want a fresh id and at most %v", c, assertionLifetime)
+	}
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err := tok.Claims(&other.PublicKey, &c); err == nil {
+		t.Fatal("the assertion verifies with another key")
+	}
+	for _, bad := range []string{"", "-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"} {
+		if _, err := ParseClientKey([]byte(bad), ""); err == nil {
+			t.Errorf("ParseClientKey(%q) accepted", bad)
+		}
+	}
+}

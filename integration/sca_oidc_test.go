@@ -1,0 +1,488 @@
+package integration
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/testidp"
+)
+
+// Production SCA: the shipped Caddyfile with OBGW_ENV unset (production)
+// and the bank's identity provider configured (OBGW_SCA_OIDC_*), here a
+// real OpenID provider (testidp: zitadel's certified op) whose users are
+// the bank's customers Kari (acr high) and Ola (acr substantial), plus
+// Per, whom the provider knows and the bank does not.
+
+const (
+	acrSubstantial = "urn:obgw:acr:substantial"
+	acrHigh        = "urn:obgw:acr:high"
+	perNumber      = "01017012345"
+)
+
+type idpDeployment struct {
+	g   *gateway
+	idp *testidp.Provider
+	// callback is the redirect URI registered at the provider.
+	callback string
+}
+
+// startWithIdP starts a production gateway on kind's store, seeded with
+// the bank's customers (the sandbox data set, as the bank's own systems
+// would hold them), whose PSUs log in at a fresh test provider.
+func startWithIdP(t *testing.T, kind string) *idpDeployment {
+	t.Helper()
+	env := databaseEnv(t, kind)
+	dbURL := strings.TrimPrefix(env[0], "OBGW_DATABASE_URL=")
+	if kind == "sqlite" {
+		dbURL = filepath.Join(strings.TrimPrefix(env[0], "OBGW_DATA_DIR="), "obgw.db")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, dbURL, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+
+	port := freePort(t)
+	callback := fmt.Sprintf("https://localhost:%d/v1/sca/callback", port)
+	p, err := testidp.Start(testidp.Config{
+		Users: []testidp.User{
+			{NationalID: sandbox.KariNumber, Password: "test", Name: "Kari Nordmann", ACR: acrHigh},
+			{NationalID: sandbox.OlaNumber, Password: "test", Name: "Ola Nordmann", ACR: acrSubstantial},
+			{NationalID: perNumber, Password: "test", Name: "Per Utenbank", ACR: acrHigh},
+		},
+		Clients: []testidp.Client{
+			{ID: "obgw", Secret: "obgw-secret", RedirectURIs: []string{callback}},
+			{ID: "other", Secret: "other-secret", RedirectURIs: []string{callback}},
+		},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { p.Close() })
+	env = append(env, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port), "OBGW_ENV=",
+		"OBGW_SCA_OIDC_ISSUER="+p.Issuer(), "OBGW_SCA_OIDC_CLIENT_ID=obgw", "OBGW_SCA_OIDC_CLIENT_SECRET=obgw-secret",
+		"OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin", "OBGW_SCA_OIDC_ACR_VALUES="+acrSubstantial+" "+acrHigh,
+		"OBGW_SCA_OIDC_PAYMENT_ACR_VALUES="+acrHigh, "OBGW_SCA_OIDC_APP_PARAM=login_hint BankID-app")
+	g := start(t, "Caddyfile", port, true, env...)
+	return &idpDeployment{g: g, idp: p, callback: callback}
+}
+
+// newTLSCallback is a TPP redirect endpoint over https (production refuses
+// http redirect URIs).
+func newTLSCallback(t *testing.T) *tppCallback {
+	cb := &tppCallback{got: make(chan url.Values, 4), path: "/cb"}
+	cb.srv = httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != cb.path {
+			http.NotFound(w, r)
+			return
+		}
+		cb.got <- r.URL.Query()
+		w.Header().Set("Content-Type", "text/html")
+		w.Write([]byte("<!doctype html><title>TPP</title><p id=done>Back at the TPP</p>"))
+	}))
+	t.Cleanup(cb.srv.Close)
+	return cb
+}
+
+func tlsCallbackURI(cb *tppCallback) string {
+	u, _ := url.Parse(cb.srv.URL)
+	return "https://localhost:" + u.Port() + cb.path + "?state=abc"
+}
+
+// startFlow has the TPP start SCA: a consent, or a payment of amount
+// from one account to another; it returns the scaRedirect link.
+func (d *idpDeployment) startFlow(t *testing.T, s *tppSession, redirect string, payment []byte, app bool) string {
+	t.Helper()
+	path := "/v1/bank-offered-consents"
+	if payment != nil {
+		path = "/v1/payments/domestic-norway-credit-transfers"
+	}
+	req := newRequest(t, d.g, http.MethodPost, path, payment)
+	req.Header.Set("TPP-Session-ID", s.sid)
+	req.Header.Set("TPP-Redirect-URI", redirect)
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if app {
+		req.Header.Set("TPP-Redirect-Preferred", "false")
+	}
+	if err := signer(t, s.tpp).Sign(req, payment); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, s.c, req)
+	var created struct {
+		Links map[string]struct{ Href string } `json:"_links"`
+	}
+	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || created.Links["scaRedirect"].Href == "" {
+		t.Fatalf("%s: %d %s", path, got.status, got.body)
+	}
+	return "https://" + d.g.addr + created.Links["scaRedirect"].Href
+}
+
+func transferBody(from, to string) []byte {
+	return []byte(`{"instructedAmount":{"currency":"NOK","amount":"120.00"},"debtorAccount":{"iban":"` + bankaccount.IBAN("NO", from) +
+		`"},"creditorAccount":{"iban":"` + bankaccount.IBAN("NO", to) + `"},"creditorName":"Mottaker","remittanceInformationUnstructured":"Test"}`)
+}
+
+// TestProductionSCAInChromium: a PSU completes consent in a real headless
+// Chromium through the bank's identity provider (its login page), then
+// chooses accounts, and the TPP reads them with the PSU-ID.
+func TestProductionSCAInChromium(t *testing.T) {
+	d := startWithIdP(t, "sqlite")
+	cb := newTLSCallback(t)
+	s := &tppSession{t: t, g: d.g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	link := d.startFlow(t, s, tlsCallbackURI(cb), nil, true)
+
+	ctx := browser(t)
+	var page string
+	if err := chromedp.Run(ctx,
+		chromedp.Navigate(link),
+		chromedp.WaitVisible(`#login`, chromedp.ByID),
+		chromedp.Text(`body`, &page, chromedp.ByQuery),
+	); err != nil {
+		t.Fatalf("SCA page: %v\n%s", err, d.g.logs())
+	}
+	if strings.Contains(page, "customerNumber") || strings.Contains(page, "sandbox") {
+		t.Fatalf("the production SCA page offers the sandbox's identification: %s", page)
+	}
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#login`, chromedp.ByID),
+		chromedp.WaitVisible(`#username`, chromedp.ByID),
+		chromedp.SendKeys(`#username`, sandbox.KariNumber, chromedp.ByID),
+		chromedp.SendKeys(`#password`, "test", chromedp.ByID),
+		chromedp.Click(`#submit`, chromedp.ByID),
+		chromedp.WaitVisible(`#private`, chromedp.ByID),
+	); err != nil {
+		var loc string
+		_ = chromedp.Run(ctx, chromedp.Location(&loc), chromedp.Text(`body`, &page, chromedp.ByQuery))
+		t.Fatalf("login at the identity provider: %v at %s: %s\n%s", err, loc, page, d.g.logs())
+	}
+	asked := d.idp.LastAuthorize()
+	if asked.Get("login_hint") != "BankID-app" || asked.Get("acr_values") != acrSubstantial+" "+acrHigh || asked.Get("code_challenge_method") != "S256" {
+		t.Fatalf("authorization request %v: want the app's login_hint, the account acr values and PKCE", asked)
+	}
+	if err := chromedp.Run(ctx,
+		chromedp.Click(`#next`, chromedp.ByID),
+		chromedp.WaitVisible(`input[name=account]`, chromedp.ByQuery),
+		chromedp.Click(`input[name=account]`, chromedp.ByQuery),
+		chromedp.Click(`#confirm`, chromedp.ByID),
+	); err != nil {
+		t.Fatalf("accounts: %v\n%s", err, d.g.logs())
+	}
+	q := cb.wait(t)
+	if q.Get("state") != "abc" || q.Get("tpp-session-id") != s.sid || q.Get("context") != "PRIVATE" {
+		t.Fatalf("success redirect %v", q)
+	}
+	s.psuID = q.Get("psu-id")
+	got := s.call("GET", "/v1/accounts", true)
+	var list struct {
+		Accounts []json.RawMessage `json:"accounts"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &list) != nil || len(list.Accounts) != 1 {
+		t.Fatalf("accounts after SCA: %d %s", got.status, got.body)
+	}
+	for _, secret := range []string{"id_token", "obgw-secret", "eyJ"} {
+		if strings.Contains(d.g.logs(), secret) {
+			t.Fatalf("the gateway's log holds %q", secret)
+		}
+	}
+}
+
+// psuAgent is the PSU's browser over plain HTTP (cookie jar), for the
+// paths a test must alter (a replayed callback, a tampered request): it
+// follows redirects within the gateway and the provider and stops at the
+// TPP, recording every URL it was sent to.
+type psuAgent struct {
+	t       *testing.T
+	d       *idpDeployment
+	c       *http.Client
+	visited []string
+	// stopAtIdP stops before the provider (to alter its request);
+	// stopAtCallback before obgw's callback (to deliver it later).
+	stopAtIdP, stopAtCallback bool
+}
+
+func newPSUAgent(t *testing.T, d *idpDeployment) *psuAgent {
+	a := &psuAgent{t: t, d: d}
+	jar, _ := cookiejar.New(nil)
+	a.c = client(nil)
+	a.c.Jar = jar
+	a.c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
+		a.visited = append(a.visited, req.URL.String())
+		idpHost := strings.TrimPrefix(d.idp.Issuer(), "http://")
+		switch {
+		case a.stopAtCallback && strings.HasPrefix(req.URL.String(), d.callback):
+			return http.ErrUseLastResponse
+		case req.URL.Host == d.g.addr:
+			return nil
+		case req.URL.Host == idpHost && !a.stopAtIdP:
+			return nil
+		}
+		return http.ErrUseLastResponse
+	}
+	return a
+}
+
+func (a *psuAgent) do(req *http.Request) (*http.Response, string) {
+	a.t.Helper()
+	resp, err := a.c.Do(req)
+	if err != nil {
+		a.t.Fatal(err)
+	}
+	b, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	return resp, string(b)
+}
+
+func (a *psuAgent) get(u string) (*http.Response, string) {
+	req, _ := http.NewRequest(http.MethodGet, u, nil)
+	return a.do(req)
+}
+
+func (a *psuAgent) post(u string, form url.Values) (*http.Response, string) {
+	req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	return a.do(req)
+}
+
+var idpRequestRe = regexp.MustCompile(`name="authRequestID" value="([^"]+)"`)
+
+// startLogin opens the SCA link and presses "Log in": it returns the
+// flow's page URL and the provider's authorization URL it was sent to.
+func (a *psuAgent) startLogin(link string) (pageURL, authURL string) {
+	a.t.Helper()
+	resp, page := a.get(link)
+	m := csrfRe.FindStringSubmatch(page)
+	if resp.StatusCode != 200 || m == nil || !strings.Contains(page, `id="login"`) {
+		a.t.Fatalf("SCA page: %d %s", resp.StatusCode, page)
+	}
+	pageURL = resp.Request.URL.String()
+	a.stopAtIdP = true
+	resp, body := a.post(pageURL, url.Values{"step": {"login"}, "csrf": {m[1]}})
+	a.stopAtIdP = false
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), a.d.idp.Issuer()) {
+		a.t.Fatalf("log in: %d %v %s", resp.StatusCode, resp.Header, body)
+	}
+	return pageURL, resp.Header.Get("Location")
+}
+
+// logIn logs user in at the provider from authURL and returns obgw's last
+// answer: the flow's continue page, or a redirect to the TPP.
+func (a *psuAgent) logIn(authURL, user string) (*http.Response, string) {
+	a.t.Helper()
+	resp, page := a.get(authURL)
+	m := idpRequestRe.FindStringSubmatch(page)
+	if m == nil {
+		a.t.Fatalf("no login form at the provider: %d %s", resp.StatusCode, page)
+	}
+	return a.post(a.d.idp.Issuer()+"/login", url.Values{"authRequestID": {m[1]}, "username": {user}, "password": {"test"}})
+}
+
+// callbackVisited is the last callback URL the agent was sent to.
+func (a *psuAgent) callbackVisited() string {
+	for i := len(a.visited) - 1; i >= 0; i-- {
+		if strings.HasPrefix(a.visited[i], a.d.callback) {
+			return a.visited[i]
+		}
+	}
+	a.t.Fatalf("never sent to the callback: %v", a.visited)
+	return ""
+}
+
+// failedWith checks that resp redirects to the TPP with a failure whose
+// message contains text.
+func failedWith(t *testing.T, name string, resp *http.Response, body, text string) {
+	t.Helper()
+	loc, _ := url.Parse(resp.Header.Get("Location"))
+	q := loc.Query()
+	if resp.StatusCode != http.StatusSeeOther || q.Get("system") != "obgw-sca" || q.Get("code") == "" || !strings.Contains(q.Get("message"), text) {
+		t.Fatalf("%s: %d %s %s: want the failure redirect saying %q", name, resp.StatusCode, resp.Header.Get("Location"), body, text)
+	}
+}
+
+// TestProductionSCARefusals: each way the provider's answer can fail to
+// authenticate this PSU for this flow ends the flow with the failure
+// redirect; a callback from another browser changes nothing; a payment
+// needs the stricter acr.
+func TestProductionSCARefusals(t *testing.T) {
+	d := startWithIdP(t, "sqlite")
+	cb := newTLSCallback(t)
+	redirect := tlsCallbackURI(cb)
+	tpp := func() *tppSession {
+		return &tppSession{t: t, g: d.g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	}
+
+	t.Run("replayed callback", func(t *testing.T) {
+		a := newPSUAgent(t, d)
+		pageURL, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		resp, page := a.logIn(authURL, sandbox.KariNumber)
+		if resp.StatusCode != 200 || !strings.Contains(page, "logged in") {
+			t.Fatalf("after the login: %d %s", resp.StatusCode, page)
+		}
+		if _, page := a.get(pageURL); !strings.Contains(page, `id="private"`) {
+			t.Fatalf("the flow after the login: %s", page)
+		}
+		// The TPP (or anyone holding the callback URL) without the PSU's
+		// browser: refused, and the PSU's flow goes on.
+		stranger := newPSUAgent(t, d)
+		resp, page = stranger.get(a.callbackVisited())
+		if resp.StatusCode != http.StatusForbidden || strings.Contains(page, "Kari") {
+			t.Fatalf("the callback in another browser: %d %s", resp.StatusCode, page)
+		}
+		if _, page := a.get(pageURL); !strings.Contains(page, `id="private"`) {
+			t.Fatalf("the flow after a stranger's callback: %s", page)
+		}
+		// The same browser replaying the provider's answer.
+		resp, page = a.get(a.callbackVisited())
+		failedWith(t, "replayed callback", resp, page, "used already")
+	})
+
+	t.Run("tampered nonce", func(t *testing.T) {
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		u, _ := url.Parse(authURL)
+		q := u.Query()
+		q.Set("nonce", "attacker-chosen-nonce")
+		u.RawQuery = q.Encode()
+		resp, page := a.logIn(u.String(), sandbox.KariNumber)
+		failedWith(t, "tampered nonce", resp, page, "could not be verified")
+	})
+
+	t.Run("another client", func(t *testing.T) {
+		// The authorization request altered to another client of the
+		// provider: its code is not obgw's to exchange.
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		u, _ := url.Parse(authURL)
+		q := u.Query()
+		q.Set("client_id", "other")
+		u.RawQuery = q.Encode()
+		resp, page := a.logIn(u.String(), sandbox.KariNumber)
+		failedWith(t, "another client's code", resp, page, "could not be verified")
+	})
+
+	t.Run("expired token", func(t *testing.T) {
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		d.idp.SetClockOffset(-2 * time.Hour)
+		defer d.idp.SetClockOffset(0)
+		resp, page := a.logIn(authURL, sandbox.KariNumber)
+		failedWith(t, "expired token", resp, page, "could not be verified")
+	})
+
+	t.Run("unknown customer", func(t *testing.T) {
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		resp, page := a.logIn(authURL, perNumber)
+		failedWith(t, "a PSU the bank does not know", resp, page, "not a customer")
+	})
+
+	t.Run("payment needs the stricter acr", func(t *testing.T) {
+		// Ola logs in with substantial: enough for account access, not
+		// for approving a payment.
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, transferBody("12031020016", "12031010010"), false))
+		if asked, _ := url.Parse(authURL); asked.Query().Get("acr_values") != acrHigh {
+			t.Fatalf("payment authorization request %v: want acr_values %s", asked, acrHigh)
+		}
+		resp, page := a.logIn(authURL, sandbox.OlaNumber)
+		failedWith(t, "payment with substantial", resp, page, "could not be verified")
+
+		// Kari (high) approves hers.
+		s := tpp()
+		a = newPSUAgent(t, d)
+		pageURL, authURL := a.startLogin(d.startFlow(t, s, redirect, transferBody("12031010010", "12031020016"), false))
+		if resp, page := a.logIn(authURL, sandbox.KariNumber); resp.StatusCode != 200 {
+			t.Fatalf("Kari's payment login: %d %s", resp.StatusCode, page)
+		}
+		var last string
+		for _, form := range []url.Values{{"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
+			_, page := a.get(pageURL)
+			m := csrfRe.FindStringSubmatch(page)
+			if m == nil {
+				t.Fatalf("no form: %s", page)
+			}
+			form.Set("csrf", m[1])
+			resp, last = a.post(pageURL, form)
+		}
+		loc, _ := url.Parse(resp.Header.Get("Location"))
+		if resp.StatusCode != http.StatusSeeOther || loc.Query().Get("psu-id") == "" {
+			t.Fatalf("Kari's payment: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), last)
+		}
+	})
+
+	t.Run("provider down", func(t *testing.T) {
+		// The provider fails the code exchange: the PSU gets a page that
+		// says so, with the way back to the TPP, which is the failure
+		// redirect.
+		a := newPSUAgent(t, d)
+		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		a.stopAtCallback = true
+		resp, page := a.logIn(authURL, sandbox.KariNumber)
+		if !strings.HasPrefix(resp.Header.Get("Location"), d.callback) {
+			t.Fatalf("the provider's answer: %d %v %s", resp.StatusCode, resp.Header, page)
+		}
+		d.idp.SetDown(true)
+		defer d.idp.SetDown(false)
+		resp, page = a.get(resp.Header.Get("Location"))
+		if resp.StatusCode != http.StatusServiceUnavailable || !strings.Contains(page, "unavailable") {
+			t.Fatalf("callback while the provider is down: %d %s", resp.StatusCode, page)
+		}
+		back := regexp.MustCompile(`href="([^"]+)" id="back"`).FindStringSubmatch(page)
+		if back == nil {
+			t.Fatalf("the outage page has no way back to the TPP: %s", page)
+		}
+		u, _ := url.Parse(html.UnescapeString(back[1]))
+		if q := u.Query(); q.Get("code") != "SERVICE_UNAVAILABLE" || q.Get("status") != "503" || q.Get("state") != "abc" ||
+			!strings.HasPrefix(u.String(), strings.TrimSuffix(redirect, "?state=abc")+"?") {
+			t.Fatalf("the way back %s: want the failure redirect with SERVICE_UNAVAILABLE", u)
+		}
+	})
+}
+
+// TestProductionNeedsSCAProvider: a production deployment without an
+// identity provider does not start, and says which setting is missing.
+func TestProductionNeedsSCAProvider(t *testing.T) {
+	cmd := exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), "OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER=", "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "OBGW_SCA_OIDC_ISSUER") || !strings.Contains(string(out), "sca_oidc") {
+		t.Fatalf("production without a provider: %v\n%s", err, out)
+	}
+	cmd = exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
+	cmd.Dir = repoRoot
+	cmd.Env = append(os.Environ(), append(productionIdPEnv(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())...)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("production with a provider: %v\n%s", err, out)
+	}
+}
+
+// productionIdPEnv configures a production deployment's identity provider
+// for tests that never log in (discovery happens at the first login).
+func productionIdPEnv() []string {
+	return []string{"OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER=https://idp.bank.invalid", "OBGW_SCA_OIDC_CLIENT_ID=obgw",
+		"OBGW_SCA_OIDC_CLIENT_SECRET=unused"}
+}
