@@ -18,14 +18,16 @@ import (
 
 // The PSU's page of consents: "The PSU can revoke consent at any time with
 // the bank." GET /v1/psu/consents asks the PSU to identify as the SCA page
-// does (in the sandbox, the customer number; production has no SCA
-// provider yet and answers 503, as the SCA page does); identifying opens a
+// does (at the bank's identity provider, sca_login.go, or in the sandbox
+// by customer number); identifying opens a
 // page of the PSU's own, /v1/psu/consents/{id}, bound to that browser by a
 // secret cookie (the store keeps only its hash, in an SCA flow of purpose
 // PurposePSUConsents, swept like any flow), which lists every consent the
 // PSU gave, to any TPP, and revokes one on request: the TPP's next call
-// under it gets 401 CONSENT_EXPIRED. Nothing is stored before the PSU
-// identifies; wrong numbers are limited per client address.
+// under it gets 401 CONSENT_EXPIRED. With the sandbox's mock nothing is
+// stored before the PSU identifies; a login at the provider stores its
+// flow first (its state must be checked once), and logins started count
+// as wrong numbers do, per client address.
 
 // PurposePSUConsents is the flow of the PSU's page of consents.
 const PurposePSUConsents = "psu-consents"
@@ -67,7 +69,8 @@ func (g *psuGuesses) blocked(addr string) bool { return g.limiter(addr).Tokens()
 func (g *psuGuesses) miss(addr string) { g.limiter(addr).Allow() }
 
 type psuView struct {
-	Sandbox, Identify   bool
+	// Login: the PSU logs in at the bank's identity provider.
+	Sandbox, Identify, Login bool
 	Action, CSRF, Error string
 	Customer            string
 	Consents            []psuConsent
@@ -80,14 +83,19 @@ type psuConsent struct {
 }
 
 // psuHeaders are the PSU pages' headers: never cached, never framed,
-// forms posting only to this page, HSTS.
-func psuHeaders(w http.ResponseWriter) {
+// forms posting only to this page (and redirected to formOrigin, the
+// identity provider's, when not empty), HSTS.
+func psuHeaders(w http.ResponseWriter, formOrigin string) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Strict-Transport-Security", scaHSTS)
 	h.Set("X-Frame-Options", "DENY")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
+	formAction := "form-action 'self'"
+	if formOrigin != "" {
+		formAction += " " + formOrigin
+	}
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "+formAction+"; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
@@ -97,7 +105,7 @@ func (s *Server) psuIdentifyPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem string) {
-	if !s.cfg.Sandbox {
+	if !s.identifies() {
 		w.Header().Set("Strict-Transport-Security", scaHSTS)
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
@@ -109,13 +117,17 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 	}
 	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: true, Identify: true, Action: psuBase, CSRF: token, Error: problem})
+	var idpOrigin string
+	if s.cfg.IdP != nil {
+		idpOrigin = origin(s.cfg.IdP.AuthEndpoint(r.Context()))
+	}
+	psuHeaders(w, idpOrigin)
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, Login: s.cfg.IdP != nil, Identify: true, Action: psuBase, CSRF: token, Error: problem})
 }
 
 // psuIdentifySubmit identifies the PSU and opens its page.
 func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
-	if !s.cfg.Sandbox {
+	if !s.identifies() {
 		w.Header().Set("Strict-Transport-Security", scaHSTS)
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
@@ -135,6 +147,10 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 	if s.psu.blocked(addr) {
 		w.Header().Set("Strict-Transport-Security", scaHSTS)
 		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
+		return
+	}
+	if s.cfg.IdP != nil {
+		s.psuLogin(w, r, addr)
 		return
 	}
 	ctx := r.Context()
@@ -183,7 +199,7 @@ func clientAddress(r *http.Request) string {
 // psuPageOf returns the PSU's page of the path, when this browser holds it.
 func (s *Server) psuPageOf(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	if !s.cfg.Sandbox {
+	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
 	}
@@ -226,7 +242,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.
 		return
 	}
 	now := s.cfg.Now()
-	v := psuView{Sandbox: true, Action: psuBase + "/" + f.ID, CSRF: f.CSRF, Error: problem, Customer: cust.Name}
+	v := psuView{Sandbox: s.cfg.Sandbox, Action: psuBase + "/" + f.ID, CSRF: f.CSRF, Error: problem, Customer: cust.Name}
 	for _, k := range ks {
 		status := k.Status
 		if status == store.ConsentValid && !now.Before(k.ValidUntil) {
@@ -239,7 +255,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.
 		}
 		v.Consents = append(v.Consents, c)
 	}
-	psuHeaders(w)
+	psuHeaders(w, "")
 	_ = psuTemplate.Execute(w, v)
 }
 

@@ -134,20 +134,21 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	f, err := s.cfg.Store.GetSCAFlow(ctx, flowID)
 	switch {
-	case errors.Is(err, store.ErrNotFound), err == nil && f.Purpose == PurposePSUConsents:
+	case errors.Is(err, store.ErrNotFound):
 		scaError(w, errUnknownLink, http.StatusNotFound)
 		return
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
+	psuPage := f.Purpose == PurposePSUConsents
 	var secrets loginSecrets
 	_ = json.Unmarshal([]byte(f.Login), &secrets)
 	cookie, err := r.Cookie(loginCookie)
 	mine := err == nil && len(cookie.Value) == tokenLength && secrets.Cookie != "" &&
 		subtle.ConstantTimeCompare([]byte(sessionHash(cookie.Value)), []byte(secrets.Cookie)) == 1
 	switch {
-	case f.State != store.FlowPending && mine:
+	case f.State != store.FlowPending && mine && !psuPage:
 		s.replay(w, r, f.ID)
 		return
 	case f.State != store.FlowPending:
@@ -159,14 +160,13 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errOtherBrowser, http.StatusForbidden)
 		return
 	case !s.cfg.Now().Before(f.ExpiresAt):
-		s.fail(w, r, f, outcomeTooLong, func(ctx context.Context) { s.rejectPayments(ctx, f) })
+		s.loginFailed(w, r, f, outcomeTooLong)
 		return
 	}
-	rejected := func(ctx context.Context) { s.rejectPayments(ctx, f) }
 	if _, err := s.cfg.Store.TakeSCAFlowLogin(ctx, f.ID, sessionHash(state)); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			// A state answered before, or replaced by a newer login.
-			s.fail(w, r, f, outcomeLoginReplayed, rejected)
+			s.loginFailed(w, r, f, outcomeLoginReplayed)
 			return
 		}
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -175,7 +175,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	f.LoginState, f.Login = "", ""
 	switch e := q.Get("error"); {
 	case e == "access_denied":
-		s.fail(w, r, f, outcomeLoginCancelled, rejected)
+		s.loginFailed(w, r, f, outcomeLoginCancelled)
 		return
 	case e == "temporarily_unavailable", e == "server_error":
 		s.log.Warn("SCA login: identity provider answered an error", "error", e)
@@ -183,7 +183,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	case e != "":
 		s.log.Info("SCA login: identity provider refused the login", "error", e)
-		s.fail(w, r, f, outcomeLoginRefused, rejected)
+		s.loginFailed(w, r, f, outcomeLoginRefused)
 		return
 	}
 	who, err := s.cfg.IdP.Identify(ctx, s.callbackURL(r), q.Get("code"),
@@ -195,7 +195,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	case err != nil:
 		s.log.Info("SCA login refused", "error", err)
-		s.fail(w, r, f, outcomeLoginRefused, rejected)
+		s.loginFailed(w, r, f, outcomeLoginRefused)
 		return
 	}
 	var c *store.Customer
@@ -208,7 +208,11 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	case err != nil || c.Type != store.CustomerPrivate:
-		s.fail(w, r, f, outcomeUnknownPSU, rejected)
+		s.loginFailed(w, r, f, outcomeUnknownPSU)
+		return
+	}
+	if psuPage {
+		s.psuLoggedIn(w, r, f, c, secrets)
 		return
 	}
 	secret, err := bindBrowser(f, cookie.Value)
@@ -229,11 +233,93 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	// The browser arrived here from the provider: a redirect on to the
 	// flow's page would still be a cross-site navigation, without the
 	// flow's SameSite=Strict cookie. A page of ours that moves on is not.
+	continueTo(w, scaHref(f.ID))
+}
+
+// continueTo answers a page that moves the browser on to href.
+func continueTo(w http.ResponseWriter, href string) {
 	w.Header().Set("Cache-Control", "no-store")
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	w.Header().Set("Referrer-Policy", "no-referrer")
-	_ = continueTemplate.Execute(w, struct{ Href string }{scaHref(f.ID)})
+	_ = continueTemplate.Execute(w, struct{ Href string }{href})
+}
+
+// loginFailed ends a flow whose login failed: the TPP's flow with the
+// failure redirect (its payments rejected), the PSU's page of consents
+// with a page saying so (it has no TPP to return to).
+func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
+	if f.Purpose != PurposePSUConsents {
+		s.fail(w, r, f, outcome, func(ctx context.Context) { s.rejectPayments(ctx, f) })
+		return
+	}
+	done := *f
+	done.State = store.FlowFailed
+	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), &done, store.FlowPending); err != nil && !errors.Is(err, store.ErrConflict) {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	scaError(w, outcome.Text+". Open the page of your consents again.", http.StatusForbidden)
+}
+
+// psuLogin starts the login of the PSU's page of consents: its flow is
+// stored with the pending login (the callback takes it once), and the
+// browser goes to the provider. Each start counts against addr as a
+// wrong number does, so no client stores flows without bound.
+func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request, addr string) {
+	ctx := r.Context()
+	s.psu.miss(addr)
+	csrf, err1 := randomToken()
+	state, err2 := randomToken()
+	nonce, err3 := randomToken()
+	cookie, err4 := randomToken()
+	if err := errors.Join(err1, err2, err3, err4); err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	f := &store.SCAFlow{ID: store.NewID(), TPP: "bank", TPPSessionID: "psu", Purpose: PurposePSUConsents, State: store.FlowPending,
+		CSRF: csrf, ExpiresAt: s.cfg.Now().Add(FlowLifetime)}
+	l := idp.Login{State: f.ID + "." + state, Nonce: nonce, Verifier: oauth2.GenerateVerifier()}
+	to, err := s.cfg.IdP.AuthURL(ctx, s.callbackURL(r), l)
+	if err != nil {
+		s.log.Warn("PSU page login: identity provider unavailable", "error", err)
+		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)
+		return
+	}
+	secrets, _ := json.Marshal(loginSecrets{Nonce: l.Nonce, Verifier: l.Verifier, Cookie: sessionHash(cookie)})
+	f.LoginState, f.Login = sessionHash(l.State), string(secrets)
+	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: psuBase, MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{
+		Name: loginCookie, Value: cookie, Path: callbackPath, MaxAge: int(FlowLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
+	})
+	w.Header().Set("Cache-Control", "no-store")
+	http.Redirect(w, r, to, http.StatusSeeOther)
+}
+
+// psuLoggedIn opens the PSU's page of consents after its login: the page
+// is bound to this browser by a fresh secret cookie, as the mock's
+// identification does.
+func (s *Server) psuLoggedIn(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, c *store.Customer, secrets loginSecrets) {
+	secret, err1 := randomToken()
+	csrf, err2 := randomToken()
+	if err1 != nil || err2 != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
+	f.CustomerID, f.SessionHash, f.CSRF, f.Login = c.ID, sessionHash(secret), csrf, string(kept)
+	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending); err != nil {
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return
+	}
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: psuBase + "/" + f.ID, MaxAge: int(FlowLifetime.Seconds()),
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	continueTo(w, psuBase+"/"+f.ID)
 }
 
 var continueTemplate = template.Must(template.New("continue").Parse(`<!doctype html>
@@ -246,6 +332,10 @@ var continueTemplate = template.Must(template.New("continue").Parse(`<!doctype h
 // the failure redirect, and the PSU a page that says what happened, with
 // the way back to the TPP.
 func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+	if f.Purpose == PurposePSUConsents {
+		s.loginFailed(w, r, f, outcomeIdPUnavailable)
+		return
+	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	q := failure(outcomeIdPUnavailable)

@@ -231,8 +231,8 @@ func TestProductionByDefault(t *testing.T) {
 	}
 	b, _ = io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != http.StatusServiceUnavailable || strings.Contains(string(b), "customerNumber") {
-		t.Fatalf("the PSU's page of consents without OBGW_ENV: %d %s", resp.StatusCode, b)
+	if resp.StatusCode != http.StatusOK || strings.Contains(string(b), "customerNumber") || !strings.Contains(string(b), `id="login"`) {
+		t.Fatalf("the PSU's page of consents without OBGW_ENV: %d %s: want the bank's login", resp.StatusCode, b)
 	}
 }
 

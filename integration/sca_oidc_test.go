@@ -433,6 +433,69 @@ func TestProductionSCARefusals(t *testing.T) {
 		}
 	})
 
+	t.Run("PSU's page of consents", func(t *testing.T) {
+		// Kari gives a consent, then logs in on the page of her consents
+		// and revokes it; the TPP's next read is refused.
+		s := tpp()
+		a := newPSUAgent(t, d)
+		pageURL, authURL := a.startLogin(d.startFlow(t, s, redirect, nil, false))
+		a.logIn(authURL, sandbox.KariNumber)
+		var last *http.Response
+		for _, step := range []url.Values{{"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
+			_, page := a.get(pageURL)
+			m := csrfRe.FindStringSubmatch(page)
+			acct := regexp.MustCompile(`name="account" value="([^"]+)"`).FindStringSubmatch(page)
+			if m == nil {
+				t.Fatalf("no form: %s", page)
+			}
+			step.Set("csrf", m[1])
+			if acct != nil {
+				step.Set("account", acct[1])
+			}
+			last, _ = a.post(pageURL, step)
+		}
+		loc, _ := url.Parse(last.Header.Get("Location"))
+		s.psuID = loc.Query().Get("psu-id")
+		if got := s.call("GET", "/v1/accounts", true); got.status != 200 {
+			t.Fatalf("accounts under the consent: %d %s", got.status, got.body)
+		}
+
+		p := newPSUAgent(t, d)
+		resp, page := p.get("https://" + d.g.addr + "/v1/psu/consents")
+		m := csrfRe.FindStringSubmatch(page)
+		if resp.StatusCode != 200 || m == nil || !strings.Contains(page, `id="login"`) || strings.Contains(page, "customerNumber") {
+			t.Fatalf("the page of consents: %d %s", resp.StatusCode, page)
+		}
+		p.stopAtIdP = true
+		resp, _ = p.post("https://"+d.g.addr+"/v1/psu/consents", url.Values{"step": {"login"}, "csrf": {m[1]}})
+		p.stopAtIdP = false
+		if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), d.idp.Issuer()) {
+			t.Fatalf("log in on the page of consents: %d %v", resp.StatusCode, resp.Header)
+		}
+		resp, page = p.logIn(resp.Header.Get("Location"), sandbox.KariNumber)
+		href := regexp.MustCompile(`href="(/v1/psu/consents/[^"]+)" id="continue"`).FindStringSubmatch(page)
+		if resp.StatusCode != 200 || href == nil {
+			t.Fatalf("after the login: %d %s", resp.StatusCode, page)
+		}
+		mine := "https://" + d.g.addr + html.UnescapeString(href[1])
+		_, page = p.get(mine)
+		revoke := regexp.MustCompile(`value="([^"]+)"><button type="submit" name="step" value="revoke"`).FindStringSubmatch(page)
+		m = csrfRe.FindStringSubmatch(page)
+		if revoke == nil || m == nil || !strings.Contains(page, "Kari") {
+			t.Fatalf("Kari's consents: %s", page)
+		}
+		if resp, page := p.post(mine, url.Values{"step": {"revoke"}, "csrf": {m[1]}, "consentId": {revoke[1]}}); resp.StatusCode != 200 || !strings.Contains(page, "revokedByPsu") {
+			t.Fatalf("revoke: %d %s", resp.StatusCode, page)
+		}
+		if got := s.call("GET", "/v1/accounts", true); got.status != 401 {
+			t.Fatalf("accounts after the PSU revoked: %d %s", got.status, got.body)
+		}
+		// Another browser with the page's address sees nothing.
+		if resp, page := newPSUAgent(t, d).get(mine); resp.StatusCode != 404 || strings.Contains(page, "Kari") {
+			t.Fatalf("the page of consents in another browser: %d %s", resp.StatusCode, page)
+		}
+	})
+
 	t.Run("provider down", func(t *testing.T) {
 		// The provider fails the code exchange: the PSU gets a page that
 		// says so, with the way back to the TPP, which is the failure
