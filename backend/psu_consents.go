@@ -71,9 +71,9 @@ func (g *psuGuesses) miss(addr string) { g.limiter(addr).Allow() }
 type psuView struct {
 	// Login: the PSU logs in at the bank's identity provider.
 	Sandbox, Identify, Login bool
-	Action, CSRF, Error string
-	Customer            string
-	Consents            []psuConsent
+	Action, CSRF, Error      string
+	Customer                 string
+	Consents                 []psuConsent
 }
 
 type psuConsent struct {
