@@ -2,6 +2,7 @@ package integration
 
 import (
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -46,10 +47,13 @@ type idpDeployment struct {
 	callback string
 }
 
-// startWithIdP starts a production gateway on kind's store, seeded with
-// the bank's customers (the sandbox data set, as the bank's own systems
-// would hold them), whose PSUs log in at a fresh test provider.
-func startWithIdP(t *testing.T, kind string) *idpDeployment {
+// startWithIdP starts a production deployment on kind's store, seeded
+// with the bank's customers (the sandbox data set, as the bank's own
+// systems would hold them), whose PSUs log in at a fresh test provider.
+// split runs the backend as its own service behind the gateway: the
+// backend runs the login, its callback reaches it through the gateway's
+// SCA route.
+func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 	t.Helper()
 	env := databaseEnv(t, kind)
 	dbURL := strings.TrimPrefix(env[0], "OBGW_DATABASE_URL=")
@@ -83,11 +87,19 @@ func startWithIdP(t *testing.T, kind string) *idpDeployment {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
-	env = append(env, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port), "OBGW_ENV=",
+	env = append(env, "OBGW_ENV=",
 		"OBGW_SCA_OIDC_ISSUER="+p.Issuer(), "OBGW_SCA_OIDC_CLIENT_ID=obgw", "OBGW_SCA_OIDC_CLIENT_SECRET=obgw-secret",
 		"OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin", "OBGW_SCA_OIDC_ACR_VALUES="+acrSubstantial+" "+acrHigh,
 		"OBGW_SCA_OIDC_PAYMENT_ACR_VALUES="+acrHigh, "OBGW_SCA_OIDC_APP_PARAM=login_hint BankID-app")
-	g := start(t, "Caddyfile", port, true, env...)
+	gwEnv := env
+	if split {
+		key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
+		bport := freePort(t)
+		// The callback URL as the bank registers it: the public host.
+		startBackend(t, "testdata/split/backend.Caddyfile", bport, append(env, "OBGW_CONTEXT_KEY="+key, "OBGW_SCA_OIDC_REDIRECT_URL="+callback)...)
+		gwEnv = []string{"OBGW_ENV=", "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL=" + backendURL(bport), "OBGW_CONTEXT_KEY=" + key}
+	}
+	g := start(t, "Caddyfile", port, true, append(gwEnv, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port))...)
 	return &idpDeployment{g: g, idp: p, callback: callback}
 }
 
@@ -148,9 +160,18 @@ func transferBody(from, to string) []byte {
 
 // TestProductionSCAInChromium: a PSU completes consent in a real headless
 // Chromium through the bank's identity provider (its login page), then
-// chooses accounts, and the TPP reads them with the PSU-ID.
+// chooses accounts, and the TPP reads them with the PSU-ID; in-process on
+// SQLite, and split (the backend its own service) on PostgreSQL.
 func TestProductionSCAInChromium(t *testing.T) {
-	d := startWithIdP(t, "sqlite")
+	for _, c := range []struct {
+		name, kind string
+		split      bool
+	}{{"in-process/sqlite", "sqlite", false}, {"split/postgres", "postgres", true}} {
+		t.Run(c.name, func(t *testing.T) { productionSCAInChromium(t, startWithIdP(t, c.kind, c.split)) })
+	}
+}
+
+func productionSCAInChromium(t *testing.T, d *idpDeployment) {
 	cb := newTLSCallback(t)
 	s := &tppSession{t: t, g: d.g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
 	link := d.startFlow(t, s, tlsCallbackURI(cb), nil, true)
@@ -327,7 +348,7 @@ func failedWith(t *testing.T, name string, resp *http.Response, body, text strin
 // redirect; a callback from another browser changes nothing; a payment
 // needs the stricter acr.
 func TestProductionSCARefusals(t *testing.T) {
-	d := startWithIdP(t, "sqlite")
+	d := startWithIdP(t, "sqlite", false)
 	cb := newTLSCallback(t)
 	redirect := tlsCallbackURI(cb)
 	tpp := func() *tppSession {
