@@ -12,7 +12,7 @@ PKG     := ./...
 STATICCHECK_VERSION := 0.8.2
 STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticcheck
 
-.PHONY: build run test unit fuzz bench soak fmt vet staticcheck validate testpki clean
+.PHONY: build run run-idp test unit fuzz bench soak fmt vet staticcheck validate testpki clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
@@ -21,6 +21,14 @@ build:
 # otherwise; `make run` asks for the sandbox (mock SCA, sandbox data set).
 run: build
 	OBGW_ENV=$${OBGW_ENV:-sandbox} $(BIN) run --config Caddyfile --adapter caddyfile
+
+# `make run` with the SCA pages logging PSUs in at a local OpenID Connect
+# provider (obgw test-idp), as production does at the bank's.
+run-idp: build
+	$(BIN) test-idp & trap 'kill $$!' EXIT; \
+	OBGW_ENV=$${OBGW_ENV:-sandbox} OBGW_SCA_OIDC_ISSUER=http://127.0.0.1:9998 \
+	OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=obgw-test-secret \
+	OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin $(BIN) run --config Caddyfile --adapter caddyfile
 
 # Every test: unit, Caddyfile checks and the integration suite that runs the
 # real binary over real TLS with signed requests.
