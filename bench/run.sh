@@ -29,6 +29,8 @@ PG_SCHEMA=obgw_bench
 PORT=${BENCH_PORT:-9443}
 UPSTREAM=${BENCH_UPSTREAM:-9090}
 export BENCH_PORT=$PORT BENCH_UPSTREAM=$UPSTREAM
+# The shipped Caddyfile's health listener, away from anything else running.
+export OBGW_HEALTH_PORT=${OBGW_HEALTH_PORT:-$((PORT + 2))}
 mkdir -p bench/results
 out=bench/results/$(date -u +%Y%m%dT%H%M%SZ).json
 tmp=$(mktemp -d)

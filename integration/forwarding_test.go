@@ -263,3 +263,50 @@ func TestTLSVersions(t *testing.T) {
 		resp.Body.Close()
 	}
 }
+
+// TestHealthByIPAddress (issue 16, F2): a load balancer probing by IP
+// address gets the health answers on the plain-HTTP health listener, with
+// any Host; that listener serves nothing else. On the TLS port an IP
+// address gets 421 saying which host name to connect with.
+func TestHealthByIPAddress(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	for _, c := range []struct {
+		path, host string
+		status     int
+		body       string
+	}{
+		{"/healthz", "", 200, `"UP"`},
+		{"/health", "10.0.0.5:8081", 200, `"UP"`},
+		{"/readyz", "10.0.0.5", 200, ""},
+		{"/v1/accounts", "", 404, "serves /healthz"},
+		{"/v1/sca/x", "", 404, "serves /healthz"},
+	} {
+		req, _ := http.NewRequest(http.MethodGet, "http://"+g.health+c.path, nil)
+		if c.host != "" {
+			req.Host = c.host
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", c.path, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != c.status || !strings.Contains(string(b), c.body) {
+			t.Errorf("health listener %s (Host %q): %d %s, want %d with %s", c.path, c.host, resp.StatusCode, b, c.status, c.body)
+		}
+	}
+	// The TLS site by IP address: no SNI, so the Host it names is refused
+	// (Caddy answers this 421 before any route of the site, whose error
+	// routes match its host name only: the body stays empty).
+	_, port, _ := net.SplitHostPort(g.addr)
+	cfg := &tls.Config{RootCAs: tlsRoots, InsecureSkipVerify: true}
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: cfg}, Timeout: 10 * time.Second}
+	resp, err := c.Get("https://127.0.0.1:" + port + "/healthz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Fatalf("the TLS port by IP address: %d, want 421", resp.StatusCode)
+	}
+}

@@ -83,6 +83,7 @@ func freePort(t testing.TB) int {
 type gateway struct {
 	admin  string // 127.0.0.1:port of the admin endpoint
 	addr   string // localhost:port
+	health string // 127.0.0.1:port of the plain-HTTP health listener
 	cmd    *exec.Cmd
 	output *bytes.Buffer
 }
@@ -113,11 +114,15 @@ func backendURL(port int) string {
 func start(t testing.TB, config string, port int, useTLS bool, env ...string) *gateway {
 	t.Helper()
 	admin := freePort(t)
-	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), admin: fmt.Sprintf("127.0.0.1:%d", admin), output: new(bytes.Buffer)}
+	health := freePort(t)
+	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), admin: fmt.Sprintf("127.0.0.1:%d", admin),
+		health: fmt.Sprintf("127.0.0.1:%d", health), output: new(bytes.Buffer)}
 	g.cmd = exec.Command(binary, "run", "--config", config, "--adapter", "caddyfile")
 	g.cmd.Dir = repoRoot
 	g.cmd.Env = append(os.Environ(),
 		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", admin),
+		// The shipped Caddyfile's plain-HTTP health listener.
+		fmt.Sprintf("OBGW_HEALTH_PORT=%d", health),
 		"HOME="+t.TempDir(), // Caddy's own storage, away from the user's
 		"XDG_DATA_HOME="+t.TempDir(),
 		"XDG_CONFIG_HOME="+t.TempDir(),
