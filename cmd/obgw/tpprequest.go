@@ -2,7 +2,6 @@ package main
 
 import (
 	"crypto/tls"
-	"crypto/x509"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,7 +20,7 @@ import (
 func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "tpp-request",
-		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
+		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [--fail] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
 		Short: "Sends one request signed as a test TPP, and prints the response",
 		Long: `
 Signs a request as a TPP of the test PKI (QSealC and key from --pki, default
@@ -29,6 +28,14 @@ testdata/pki, TPP --tpp, default "tpp") exactly as the interface description
 demands: Date, X-Request-ID, Digest, TPP-Signature-Certificate and Signature.
 It trusts the test TLS CA (tls-ca.pem) and with --qwac presents the TPP's
 QWAC for mutual TLS. The response status, headers and body are printed.
+
+Any answer received is a success (exit status 0), a 401 CONSENT_INVALID or
+a 400 FORMAT_ERROR included: that answer is what a TPP developer asked to
+see. With --fail, as curl --fail, an answer of status 400 or more exits
+with status 22 (after printing it), for scripts.
+
+Quote URLs in single quotes: resource ids hold "!!", which interactive
+bash expands.
 
 Example, with 'make run' in another terminal:
 
@@ -42,13 +49,33 @@ Example, with 'make run' in another terminal:
 			cmd.Flags().Bool("request-target", false, "Sign (request-target) too")
 			cmd.Flags().StringArrayP("header", "H", nil, "Extra header 'Name: value' (repeatable)")
 			cmd.Flags().StringP("data", "d", "", "JSON body")
+			cmd.Flags().Bool("fail", false, "Exit with status 22 when the answer's status is 400 or more")
 			cmd.Args = cobra.ExactArgs(2)
-			cmd.RunE = caddycmd.WrapCommandFuncForCobra(cmdTPPRequest)
+			run := caddycmd.WrapCommandFuncForCobra(cmdTPPRequest)
+			cmd.RunE = func(cmd *cobra.Command, args []string) error {
+				// --fail's exit status comes without an error, which
+				// cobra would still print as "Error: exiting with
+				// status 22"; the runner logs real errors itself.
+				cmd.SilenceErrors = true
+				return run(cmd, args)
+			}
 		},
 	})
 }
 
+// exitHTTPError is the exit status of tpp-request --fail for an answer of
+// status 400 or more: curl --fail's, which scripts already test for.
+const exitHTTPError = 22
+
 func cmdTPPRequest(fl caddycmd.Flags) (int, error) {
+	return tppRequest(fl, os.Stdout, os.Stderr)
+}
+
+// tppRequest sends the request fl describes and prints the answer to
+// stdout. An error is returned only when no answer came (or the request
+// could not be made): Caddy's command runner logs it at error level, and
+// an expected 4xx is no such error.
+func tppRequest(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 	dir, id := fl.String("pki"), fl.String("tpp")
 	method, url := strings.ToUpper(fl.Arg(0)), fl.Arg(1)
 	keyPEM, err := os.ReadFile(filepath.Join(dir, id+"-qseal-key.pem"))
@@ -64,10 +91,6 @@ func cmdTPPRequest(fl caddycmd.Flags) (int, error) {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	signer.SignRequestTarget = fl.Bool("request-target")
-	roots := x509.NewCertPool()
-	if ca, err := os.ReadFile(filepath.Join(dir, "tls-ca.pem")); err == nil {
-		roots.AppendCertsFromPEM(ca)
-	}
 	var clientCert *tls.Certificate
 	if fl.Bool("qwac") {
 		c, err := tls.LoadX509KeyPair(filepath.Join(dir, id+"-qwac.pem"), filepath.Join(dir, id+"-qwac-key.pem"))
@@ -89,13 +112,13 @@ func cmdTPPRequest(fl caddycmd.Flags) (int, error) {
 	if d := fl.String("data"); d != "" {
 		body = []byte(d)
 	}
-	client := tppclient.NewClient(signer, tppclient.NewTLSTransport(roots, clientCert))
+	client := tppclient.NewClient(signer, tppclient.NewTLSTransport(gatewayRoots(dir), clientCert))
 	resp, err := client.Do(method, url, headers, body)
 	if err != nil {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	defer resp.Body.Close()
-	fmt.Println(resp.Proto, resp.Status)
+	fmt.Fprintln(stdout, resp.Proto, resp.Status)
 	names := make([]string, 0, len(resp.Header))
 	for k := range resp.Header {
 		names = append(names, k)
@@ -103,15 +126,19 @@ func cmdTPPRequest(fl caddycmd.Flags) (int, error) {
 	sort.Strings(names)
 	for _, k := range names {
 		for _, v := range resp.Header[k] {
-			fmt.Printf("%s: %s\n", k, v)
+			fmt.Fprintf(stdout, "%s: %s\n", k, v)
 		}
 	}
-	fmt.Println()
-	_, _ = io.Copy(os.Stdout, resp.Body)
-	fmt.Println()
-	if resp.StatusCode >= 400 {
-		// Like curl --fail: a script can tell an error answer apart.
-		return 22, fmt.Errorf("the gateway answered %s", resp.Status)
+	fmt.Fprintln(stdout)
+	if _, err := io.Copy(stdout, resp.Body); err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("reading the answer's body: %v", err)
+	}
+	fmt.Fprintln(stdout)
+	if resp.StatusCode >= 400 && fl.Bool("fail") {
+		// A status with no error: the answer printed above says what
+		// went wrong, and the runner would log it at error level.
+		fmt.Fprintf(stderr, "tpp-request: the answer is %s (--fail: exit status %d)\n", resp.Status, exitHTTPError)
+		return exitHTTPError, nil
 	}
 	return caddy.ExitCodeSuccess, nil
 }

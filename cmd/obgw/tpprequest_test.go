@@ -1,0 +1,93 @@
+package main
+
+import (
+	"bytes"
+	"crypto/tls"
+	"net/http"
+	"net/http/httptest"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pkiDir is the committed test PKI, as 'make run' uses it.
+var pkiDir = filepath.Join("..", "..", "testdata", "pki")
+
+// gatewayStandIn serves handler over TLS with the test PKI's server
+// certificate (localhost, 127.0.0.1), which tls-ca.pem signs, as the
+// gateway of 'make run' does.
+func gatewayStandIn(t *testing.T, handler http.Handler) *httptest.Server {
+	t.Helper()
+	cert, err := tls.LoadX509KeyPair(filepath.Join(pkiDir, "server.pem"), filepath.Join(pkiDir, "server-key.pem"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(handler)
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+// TestTPPRequestExitStatus: any answer received is a success, a 401 as
+// the README's first example gets included, and is printed; with --fail an
+// answer of 400 or more exits 22. Neither returns an error, which Caddy's
+// command runner would log at error level.
+func TestTPPRequestExitStatus(t *testing.T) {
+	const consentInvalid = `{"tppMessages":[{"category":"ERROR","code":"CONSENT_INVALID"}]}`
+	srv := gatewayStandIn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Signature") == "" || r.Header.Get("TPP-Signature-Certificate") == "" {
+			http.Error(w, "unsigned", http.StatusTeapot)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		if r.URL.Path == "/v1/accounts" {
+			w.WriteHeader(http.StatusUnauthorized)
+			w.Write([]byte(consentInvalid))
+			return
+		}
+		w.Write([]byte(`{"customers":[]}`))
+	}))
+	for _, tc := range []struct {
+		name       string
+		args       []string
+		wantStatus int
+		wantOut    string
+		wantErrOut string
+	}{
+		{"401 is an answer", []string{"GET", srv.URL + "/v1/accounts"}, 0, consentInvalid, ""},
+		{"401 with --fail", []string{"--fail", "GET", srv.URL + "/v1/accounts"}, exitHTTPError, consentInvalid, "401 Unauthorized"},
+		{"200 with --fail", []string{"--fail", "POST", srv.URL + "/v1/sandbox/initialize"}, 0, `{"customers":[]}`, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			fl := commandFlags(t, "tpp-request", append([]string{"--pki", pkiDir, "-H", "TPP-Redirect-URI: https://tpp.example.no/cb"}, tc.args...)...)
+			status, err := tppRequest(fl, &stdout, &stderr)
+			if err != nil {
+				t.Fatalf("error %v (logged at error level)", err)
+			}
+			if status != tc.wantStatus {
+				t.Errorf("exit status %d, want %d", status, tc.wantStatus)
+			}
+			if !strings.Contains(stdout.String(), tc.wantOut) {
+				t.Errorf("stdout does not show the answer's body %s:\n%s", tc.wantOut, stdout.String())
+			}
+			if tc.wantErrOut == "" && stderr.Len() > 0 || !strings.Contains(stderr.String(), tc.wantErrOut) {
+				t.Errorf("stderr %q, want %q", stderr.String(), tc.wantErrOut)
+			}
+		})
+	}
+}
+
+// TestTPPRequestNoAnswer: without an answer (nothing listens) the command
+// fails with an error and the startup failure status.
+func TestTPPRequestNoAnswer(t *testing.T) {
+	srv := gatewayStandIn(t, http.NotFoundHandler())
+	url := srv.URL
+	srv.Close()
+	var stdout, stderr bytes.Buffer
+	status, err := tppRequest(commandFlags(t, "tpp-request", "--pki", pkiDir, "GET", url+"/v1/accounts"), &stdout, &stderr)
+	if err == nil || status != 1 {
+		t.Fatalf("status %d, error %v; want 1 and an error", status, err)
+	}
+}
