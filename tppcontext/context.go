@@ -1,5 +1,8 @@
 package tppcontext
 
+// Version is the version of the token's contract this package issues.
+const Version = 1
+
 // Header is the request header that carries the context token. The gateway
 // deletes every incoming header starting with HeaderPrefix before it sets
 // this one, so a client cannot smuggle its own.
@@ -11,6 +14,12 @@ const HeaderPrefix = "X-Obgw-"
 // Context is the verified identity and request facts the gateway hands to
 // the backend (contract section 4).
 type Context struct {
+	// Version is the contract's version (docs/context-token.md): changes
+	// are backward compatible, and raise it.
+	Version int `json:"ver"`
+	// Audience names the upstream the token is for, when the gateway is
+	// configured with one (context_audience).
+	Audience string `json:"aud,omitempty"`
 	// TPP is the TPP's organizationIdentifier, e.g. PSDNO-FSA-987654321.
 	TPP string `json:"tpp"`
 	// TPPName is the TPP's name from the registry (or the certificate).

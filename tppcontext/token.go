@@ -2,8 +2,10 @@ package tppcontext
 
 import (
 	"bytes"
+	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/hmac"
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
@@ -34,15 +36,28 @@ const MinSecretBytes = 32
 // side that reads untrusted input, and the tests check every issued form
 // with it.
 type Issuer struct {
-	header string             // base64url of the protected header, then "."
-	macs   *sync.Pool         // of hash.Hash: HMAC-SHA256 keyed with the secret (HS256)
-	ed     ed25519.PrivateKey // EdDSA
+	header   string             // base64url of the protected header, then "."
+	macs     *sync.Pool         // of hash.Hash: HMAC-SHA256 keyed with the secret (HS256)
+	ed       ed25519.PrivateKey // EdDSA
+	ec       *ecdsa.PrivateKey  // ES256
+	audience string             // the aud claim, when set
 }
 
 // NewIssuer returns an issuer for key: a []byte secret (HS256, at least
-// MinSecretBytes long) or an ed25519.PrivateKey (EdDSA).
+// MinSecretBytes long), an ed25519.PrivateKey (EdDSA, no kid), or a
+// *SigningKey (EdDSA or ES256 with its kid in the header, for upstreams
+// that pick the key from a JWKS).
 func NewIssuer(key any) (*Issuer, error) {
 	switch k := key.(type) {
+	case *SigningKey:
+		i := &Issuer{header: protectedHeaderWithKeyID(k.alg, k.keyID)}
+		switch s := k.key.(type) {
+		case ed25519.PrivateKey:
+			i.ed = s
+		case *ecdsa.PrivateKey:
+			i.ec = s
+		}
+		return i, nil
 	case []byte:
 		if len(k) < MinSecretBytes {
 			return nil, fmt.Errorf("tppcontext: HS256 secret has %d bytes, need at least %d", len(k), MinSecretBytes)
@@ -67,8 +82,26 @@ func protectedHeader(alg jose.SignatureAlgorithm) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+string(alg)+`"}`)) + "."
 }
 
+// protectedHeaderWithKeyID is protectedHeader naming the key (its kid is
+// base64url: nothing in it needs JSON escaping).
+func protectedHeaderWithKeyID(alg jose.SignatureAlgorithm, kid string) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"`+string(alg)+`","kid":"`+kid+`"}`)) + "."
+}
+
+// WithAudience returns a copy of i that names aud (the upstream that is to
+// accept the tokens) in every token's aud claim.
+func (i *Issuer) WithAudience(aud string) *Issuer {
+	c := *i
+	c.audience = aud
+	return &c
+}
+
 // Issue stamps c with now and the expiry and returns the compact JWS.
 func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
+	c.Version = Version
+	if i.audience != "" {
+		c.Audience = i.audience
+	}
 	c.IssuedAt = now.Unix()
 	c.Expiry = now.Add(Lifetime).Unix()
 	payload, err := json.Marshal(&c)
@@ -77,8 +110,11 @@ func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
 	}
 	enc := base64.RawURLEncoding
 	sigLen := sha256.Size
-	if i.ed != nil {
+	switch {
+	case i.ed != nil:
 		sigLen = ed25519.SignatureSize
+	case i.ec != nil:
+		sigLen = 64
 	}
 	bp := tokenBufferPool.Get().(*[]byte)
 	defer tokenBufferPool.Put(bp)
@@ -88,9 +124,21 @@ func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
 	input := buf // header.payload, the JWS signing input
 	var sig []byte
 	var sum [sha256.Size]byte
-	if i.ed != nil {
+	switch {
+	case i.ed != nil:
 		sig = ed25519.Sign(i.ed, input)
-	} else {
+	case i.ec != nil:
+		// JWS ES256 (RFC 7518 3.4): R and S, 32 bytes each, big-endian.
+		sum = sha256.Sum256(input)
+		r, s, err := ecdsa.Sign(rand.Reader, i.ec, sum[:])
+		if err != nil {
+			return "", fmt.Errorf("tppcontext: %w", err)
+		}
+		var rs [64]byte
+		r.FillBytes(rs[:32])
+		s.FillBytes(rs[32:])
+		sig = rs[:]
+	default:
 		mac := i.macs.Get().(hash.Hash)
 		mac.Reset()
 		mac.Write(input)
@@ -109,8 +157,34 @@ var tokenBufferPool = sync.Pool{New: func() any { b := make([]byte, 0, 1024); re
 
 // Verifier checks context tokens on the backend side.
 type Verifier struct {
-	key  any
-	algs []jose.SignatureAlgorithm
+	key      any
+	keys     *jose.JSONWebKeySet // by kid, instead of key
+	algs     []jose.SignatureAlgorithm
+	audience string
+}
+
+// NewKeySetVerifier returns a verifier of tokens signed by any key of set
+// (EdDSA or ES256), the key picked by the token's kid; a token without a
+// kid, with a kid the set lacks, or with another algorithm than its key's
+// is invalid.
+func NewKeySetVerifier(set jose.JSONWebKeySet) (*Verifier, error) {
+	if len(set.Keys) == 0 {
+		return nil, errors.New("tppcontext: the key set is empty")
+	}
+	for _, k := range set.Keys {
+		if k.KeyID == "" || (k.Algorithm != string(jose.EdDSA) && k.Algorithm != string(jose.ES256)) || !k.IsPublic() {
+			return nil, fmt.Errorf("tppcontext: key %q: want public EdDSA or ES256 keys with a kid", k.KeyID)
+		}
+	}
+	return &Verifier{keys: &set, algs: []jose.SignatureAlgorithm{jose.EdDSA, jose.ES256}}, nil
+}
+
+// WithAudience returns a copy of v that also refuses tokens whose aud is
+// not aud.
+func (v *Verifier) WithAudience(aud string) *Verifier {
+	c := *v
+	c.audience = aud
+	return &c
 }
 
 // NewVerifier returns a verifier for key: the same []byte secret as the
@@ -146,12 +220,24 @@ func (v *Verifier) Verify(token string, now time.Time) (*Context, error) {
 	if err != nil {
 		return nil, ErrInvalid
 	}
-	payload, err := jws.Verify(v.key)
+	key := v.key
+	if v.keys != nil {
+		h := jws.Signatures[0].Header
+		found := v.keys.Key(h.KeyID)
+		if h.KeyID == "" || len(found) != 1 || found[0].Algorithm != h.Algorithm {
+			return nil, ErrInvalid
+		}
+		key = found[0].Key
+	}
+	payload, err := jws.Verify(key)
 	if err != nil {
 		return nil, ErrInvalid
 	}
 	var c Context
 	if err := json.Unmarshal(payload, &c); err != nil || c.TPP == "" || c.Expiry == 0 {
+		return nil, ErrInvalid
+	}
+	if v.audience != "" && c.Audience != v.audience {
 		return nil, ErrInvalid
 	}
 	t := now.Unix()

@@ -1,0 +1,103 @@
+package tppcontext
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+
+	"github.com/go-jose/go-jose/v4"
+)
+
+// SigningKey is an asymmetric key that signs context tokens for upstreams
+// that must verify them without being able to forge them: Ed25519 (EdDSA)
+// or ECDSA P-256 (ES256). Its KeyID is the RFC 7638 thumbprint of its
+// public key, so the same key has the same kid on every gateway and in
+// every JWKS, with nothing to configure.
+type SigningKey struct {
+	key   crypto.Signer
+	alg   jose.SignatureAlgorithm
+	keyID string
+}
+
+// ParseSigningKey reads a PEM private key: PKCS #8 Ed25519 or ECDSA P-256,
+// or SEC 1 ("EC PRIVATE KEY") P-256.
+func ParseSigningKey(pemBytes []byte) (*SigningKey, error) {
+	b, _ := pem.Decode(pemBytes)
+	if b == nil {
+		return nil, errors.New("tppcontext: no PEM block in the signing key")
+	}
+	var key any
+	var err error
+	switch b.Type {
+	case "PRIVATE KEY":
+		key, err = x509.ParsePKCS8PrivateKey(b.Bytes)
+	case "EC PRIVATE KEY":
+		key, err = x509.ParseECPrivateKey(b.Bytes)
+	default:
+		return nil, fmt.Errorf("tppcontext: PEM block %q is not a private key (want PKCS #8 Ed25519 or P-256)", b.Type)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("tppcontext: signing key: %v", err)
+	}
+	return NewSigningKey(key)
+}
+
+// NewSigningKey wraps an ed25519.PrivateKey or a P-256 *ecdsa.PrivateKey.
+func NewSigningKey(key any) (*SigningKey, error) {
+	k := &SigningKey{}
+	switch s := key.(type) {
+	case ed25519.PrivateKey:
+		if len(s) != ed25519.PrivateKeySize {
+			return nil, fmt.Errorf("tppcontext: Ed25519 private key has %d bytes, want %d", len(s), ed25519.PrivateKeySize)
+		}
+		k.key, k.alg = s, jose.EdDSA
+	case *ecdsa.PrivateKey:
+		if s.Curve != elliptic.P256() {
+			return nil, errors.New("tppcontext: ECDSA signing keys must be on P-256 (ES256)")
+		}
+		k.key, k.alg = s, jose.ES256
+	default:
+		return nil, fmt.Errorf("tppcontext: %T signing keys are not supported (Ed25519 or ECDSA P-256)", key)
+	}
+	jwk := jose.JSONWebKey{Key: k.key.Public()}
+	sum, err := jwk.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return nil, fmt.Errorf("tppcontext: signing key thumbprint: %v", err)
+	}
+	k.keyID = base64.RawURLEncoding.EncodeToString(sum)
+	return k, nil
+}
+
+// KeyID is the key's kid: the base64url RFC 7638 SHA-256 thumbprint.
+func (k *SigningKey) KeyID() string { return k.keyID }
+
+// Algorithm is EdDSA or ES256.
+func (k *SigningKey) Algorithm() jose.SignatureAlgorithm { return k.alg }
+
+// PublicJWK is the key's public half as a JWK with kid, alg and use.
+func (k *SigningKey) PublicJWK() jose.JSONWebKey {
+	return jose.JSONWebKey{Key: k.key.Public(), KeyID: k.keyID, Algorithm: string(k.alg), Use: "sig"}
+}
+
+// KeySet is the JWKS upstreams verify tokens with: the signing key's public
+// half first, then those of the published keys (the next key before a
+// rotation, the previous one while tokens it signed may still be in
+// flight). A key given twice is listed once.
+func KeySet(signing *SigningKey, published ...*SigningKey) jose.JSONWebKeySet {
+	var set jose.JSONWebKeySet
+	seen := map[string]bool{}
+	for _, k := range append([]*SigningKey{signing}, published...) {
+		if k == nil || seen[k.keyID] {
+			continue
+		}
+		seen[k.keyID] = true
+		set.Keys = append(set.Keys, k.PublicJWK())
+	}
+	return set
+}
