@@ -24,10 +24,9 @@ import (
 // secret cookie (the store keeps only its hash, in an SCA flow of purpose
 // PurposePSUConsents, swept like any flow), which lists every consent the
 // PSU gave, to any TPP, and revokes one on request: the TPP's next call
-// under it gets 401 CONSENT_EXPIRED. With the sandbox's mock nothing is
-// stored before the PSU identifies; a login at the provider stores its
-// flow first (its state must be checked once), and logins started count
-// as wrong numbers do, per client address.
+// under it gets 401 CONSENT_EXPIRED. Nothing is stored before the PSU
+// identifies (psu_login.go seals a pending login into its state); wrong
+// numbers and failed logins are limited per client address.
 
 // PurposePSUConsents is the flow of the PSU's page of consents.
 const PurposePSUConsents = "psu-consents"
@@ -83,19 +82,14 @@ type psuConsent struct {
 }
 
 // psuHeaders are the PSU pages' headers: never cached, never framed,
-// forms posting only to this page (and redirected to formOrigin, the
-// identity provider's, when not empty), HSTS.
-func psuHeaders(w http.ResponseWriter, formOrigin string) {
+// forms posting only to this page, HSTS.
+func psuHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
 	h.Set("Strict-Transport-Security", scaHSTS)
 	h.Set("X-Frame-Options", "DENY")
-	formAction := "form-action 'self'"
-	if formOrigin != "" {
-		formAction += " " + formOrigin
-	}
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "+formAction+"; frame-ancestors 'none'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
@@ -117,11 +111,7 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 	}
 	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	var idpOrigin string
-	if s.cfg.IdP != nil {
-		idpOrigin = origin(s.cfg.IdP.AuthEndpoint(r.Context()))
-	}
-	psuHeaders(w, idpOrigin)
+	psuHeaders(w)
 	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, Login: s.cfg.IdP != nil, Identify: true, Action: psuBase, CSRF: token, Error: problem})
 }
 
@@ -150,7 +140,7 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if s.cfg.IdP != nil {
-		s.psuLogin(w, r, addr)
+		s.psuLogin(w, r)
 		return
 	}
 	ctx := r.Context()
@@ -255,7 +245,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.
 		}
 		v.Consents = append(v.Consents, c)
 	}
-	psuHeaders(w, "")
+	psuHeaders(w)
 	_ = psuTemplate.Execute(w, v)
 }
 

@@ -2,7 +2,9 @@ package backend
 
 import (
 	"context"
+	"crypto/sha256"
 	"crypto/subtle"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"html/template"
@@ -25,24 +27,54 @@ import (
 // which takes that login once, checks the ID token (idp.Identify), looks
 // the customer up by the configured claim and binds the flow to the
 // browser, as the mock's identification does. The rest of the flow is the
-// same page.
+// same page. The PSU's page of consents logs in the same way
+// (psu_login.go), through the same callback.
 
 // callbackPath is the provider's redirect URI's path: one fixed path, as
 // providers register redirect URIs exactly; the state names the flow.
 const callbackPath = "/v1/sca/callback"
 
-// loginCookie binds a login to the browser that started it: the callback
-// wants it. It is SameSite=Lax, as the provider's redirect back is a
-// cross-site navigation that a Strict cookie would miss; the callback is
-// a GET that changes nothing without the single-use state.
-const loginCookie = "obgw_sca_login"
+// loginCookiePrefix names the cookie that binds a login to the browser
+// that started it: one per flow (loginCookieName), so logins of two flows
+// in one browser do not displace each other. It is SameSite=Lax, as the
+// provider's redirect back is a cross-site navigation that a Strict cookie
+// would miss, and its path is "/", as the callback's public path may
+// differ from the request's (a base path, a configured redirect URL); the
+// callback is a GET that changes nothing without the single-use state.
+const loginCookiePrefix = "obgw_sca_login_"
+
+// loginCookieName is the login cookie's name for flow id.
+func loginCookieName(flowID string) string {
+	sum := sha256.Sum256([]byte(flowID))
+	return loginCookiePrefix + hex.EncodeToString(sum[:6])
+}
+
+// setLoginCookie binds flow id's login to this browser until expires.
+func setLoginCookie(w http.ResponseWriter, flowID, value string, expires time.Time) {
+	http.SetCookie(w, &http.Cookie{
+		Name: loginCookieName(flowID), Value: value, Path: "/", MaxAge: int(time.Until(expires).Seconds()) + 1,
+		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
+	})
+}
+
+// fromLoginBrowser reports whether r carries flow id's login cookie whose
+// SHA-256 is hash.
+func fromLoginBrowser(r *http.Request, flowID, hash string) (string, bool) {
+	c, err := r.Cookie(loginCookieName(flowID))
+	if err != nil || len(c.Value) != tokenLength || hash == "" {
+		return "", false
+	}
+	return c.Value, subtle.ConstantTimeCompare([]byte(sessionHash(c.Value)), []byte(hash)) == 1
+}
 
 // loginSecrets is what a flow keeps of its pending login (SCAFlow.Login).
 type loginSecrets struct {
-	Nonce    string `json:"nonce"`
-	Verifier string `json:"verifier"`
-	// Cookie is the SHA-256 of the browser's loginCookie.
+	Nonce    string `json:"nonce,omitempty"`
+	Verifier string `json:"verifier,omitempty"`
+	// Cookie is the SHA-256 of the browser's login cookie.
 	Cookie string `json:"cookie"`
+	// Started is when the login was started (Unix seconds).
+	Started int64 `json:"started,omitempty"`
 }
 
 // Outcomes of a login at the identity provider.
@@ -93,31 +125,69 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow)
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	l := idp.Login{State: f.ID + "." + state, Nonce: nonce, Verifier: oauth2.GenerateVerifier(), Payment: payingPurpose(f), App: f.AppPreferred}
+	l := idp.Login{State: f.ID + "." + state, Nonce: nonce, Verifier: oauth2.GenerateVerifier(),
+		Payment: payingPurpose(f), App: f.AppPreferred, Started: s.cfg.Now()}
 	to, err := s.cfg.IdP.AuthURL(ctx, s.callbackURL(r), l)
 	if err != nil {
 		s.log.Warn("SCA login: identity provider unavailable", "error", err)
 		s.idpUnavailable(w, r, f)
 		return
 	}
-	secrets, _ := json.Marshal(loginSecrets{Nonce: l.Nonce, Verifier: l.Verifier, Cookie: sessionHash(cookie)})
+	secrets, _ := json.Marshal(loginSecrets{Nonce: l.Nonce, Verifier: l.Verifier, Cookie: sessionHash(cookie), Started: l.Started.Unix()})
 	f.LoginState, f.Login = sessionHash(l.State), string(secrets)
 	if !s.save(w, r, f) {
 		return
 	}
-	http.SetCookie(w, &http.Cookie{
-		Name: loginCookie, Value: cookie, Path: callbackPath, MaxAge: int(time.Until(f.ExpiresAt).Seconds()) + 1,
-		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
-	})
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, to, http.StatusSeeOther)
+	setLoginCookie(w, f.ID, cookie, f.ExpiresAt)
+	toProvider(w, to)
+}
+
+// toProvider answers a page that moves the browser on to the provider's
+// authorization URL. Not a redirect: browsers hold a form post's
+// redirects to the page's CSP form-action, which names only this bank and
+// the TPP, and a provider (a broker in front of BankID) may redirect on
+// to other origins.
+func toProvider(w http.ResponseWriter, authURL string) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
+	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(authURL), Text: "Continue to the bank's login."})
+}
+
+// movingOn is a page that moves the browser on to Href.
+type movingOn struct {
+	Href template.URL
+	Text string
+}
+
+var movingOnTemplate = template.Must(template.New("moving-on").Parse(`<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={{.Href}}">
+<title>Bank authorisation</title></head>
+<body><p>{{.Text}} <a href="{{.Href}}" id="continue">Continue</a></p></body></html>
+`))
+
+// continueTo answers a page that moves the browser on to href, a path of
+// this backend, under the request's base path. The browser arrived from
+// the provider: a redirect would keep the navigation cross-site, without
+// the flow's SameSite=Strict cookie; a page of ours that moves on does not.
+func continueTo(w http.ResponseWriter, r *http.Request, href string) {
+	h := w.Header()
+	h.Set("Cache-Control", "no-store")
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
+	h.Set("Referrer-Policy", "no-referrer")
+	// The base path is put in here: the base writer rewrites links of
+	// the forms it knows, not a refresh's URL.
+	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(basePath(r.Context()) + href), Text: "You are logged in."})
 }
 
 // scaCallback takes the provider's answer to a login: once (the state is
-// single-use), only in the browser that started it (loginCookie), only
-// while the flow is pending. The PSU's browser is then bound to the flow
-// and continues on the flow's page; any refusal ends the flow with the
-// failure redirect.
+// single-use), only in the browser that started it (its login cookie),
+// only while the flow is pending. The PSU's browser is then bound to the
+// flow and continues on the flow's page; any refusal ends the flow with
+// the failure redirect.
 func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
 	if s.cfg.IdP == nil {
@@ -127,6 +197,10 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	q := r.URL.Query()
 	state := q.Get("state")
+	if sealed, ok := strings.CutPrefix(state, psuStatePrefix); ok {
+		s.psuCallback(w, r, sealed)
+		return
+	}
 	flowID, _, ok := strings.Cut(state, ".")
 	if !ok || !plausibleValue(flowID) || len(state) > 2*MaxIDBytes {
 		scaError(w, errUnknownLink, http.StatusNotFound)
@@ -134,21 +208,18 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	}
 	f, err := s.cfg.Store.GetSCAFlow(ctx, flowID)
 	switch {
-	case errors.Is(err, store.ErrNotFound):
+	case errors.Is(err, store.ErrNotFound), err == nil && f.Purpose == PurposePSUConsents:
 		scaError(w, errUnknownLink, http.StatusNotFound)
 		return
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	psuPage := f.Purpose == PurposePSUConsents
-	var secrets loginSecrets
-	_ = json.Unmarshal([]byte(f.Login), &secrets)
-	cookie, err := r.Cookie(loginCookie)
-	mine := err == nil && len(cookie.Value) == tokenLength && secrets.Cookie != "" &&
-		subtle.ConstantTimeCompare([]byte(sessionHash(cookie.Value)), []byte(secrets.Cookie)) == 1
+	var stored loginSecrets
+	_ = json.Unmarshal([]byte(f.Login), &stored)
+	cookie, mine := fromLoginBrowser(r, f.ID, stored.Cookie)
 	switch {
-	case f.State != store.FlowPending && mine && !psuPage:
+	case f.State != store.FlowPending && mine:
 		s.replay(w, r, f.ID)
 		return
 	case f.State != store.FlowPending:
@@ -163,7 +234,8 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		s.loginFailed(w, r, f, outcomeTooLong)
 		return
 	}
-	if _, err := s.cfg.Store.TakeSCAFlowLogin(ctx, f.ID, sessionHash(state)); err != nil {
+	taken, err := s.cfg.Store.TakeSCAFlowLogin(ctx, f.ID, sessionHash(state))
+	if err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			// A state answered before, or replaced by a newer login.
 			s.loginFailed(w, r, f, outcomeLoginReplayed)
@@ -172,170 +244,93 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	f.LoginState, f.Login = "", ""
-	switch e := q.Get("error"); {
-	case e == "access_denied":
-		s.loginFailed(w, r, f, outcomeLoginCancelled)
+	// The login this state started, as the take found it.
+	var secrets loginSecrets
+	if json.Unmarshal([]byte(taken), &secrets) != nil || secrets.Cookie != stored.Cookie {
+		s.loginFailed(w, r, f, outcomeLoginReplayed)
 		return
-	case e == "temporarily_unavailable", e == "server_error":
-		s.log.Warn("SCA login: identity provider answered an error", "error", e)
+	}
+	f.LoginState = ""
+	// The browser stays known to the callback (its cookie stays): its
+	// replay of this answer ends the flow, a stranger's changes nothing.
+	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
+	f.Login = string(kept)
+	c, outcome := s.identifyAtProvider(w, r, q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
+		Payment: payingPurpose(f), App: f.AppPreferred, Started: time.Unix(secrets.Started, 0)})
+	switch {
+	case outcome == outcomeIdPUnavailable:
 		s.idpUnavailable(w, r, f)
 		return
-	case e != "":
-		s.log.Info("SCA login: identity provider refused the login", "error", e)
-		s.loginFailed(w, r, f, outcomeLoginRefused)
+	case outcome != nil:
+		s.loginFailed(w, r, f, outcome)
 		return
+	case c == nil:
+		return // answered (the store failed)
 	}
-	who, err := s.cfg.IdP.Identify(ctx, s.callbackURL(r), q.Get("code"),
-		idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier, Payment: payingPurpose(f), App: f.AppPreferred})
-	switch {
-	case errors.Is(err, idp.ErrUnavailable):
-		s.log.Warn("SCA login: identity provider unavailable", "error", err)
-		s.idpUnavailable(w, r, f)
-		return
-	case err != nil:
-		s.log.Info("SCA login refused", "error", err)
-		s.loginFailed(w, r, f, outcomeLoginRefused)
-		return
-	}
-	var c *store.Customer
-	err = store.ErrNotFound
-	if plausibleValue(who.Customer) {
-		c, err = s.cfg.Store.GetCustomerByNumber(ctx, who.Customer)
-	}
-	switch {
-	case err != nil && !errors.Is(err, store.ErrNotFound):
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	case err != nil || c.Type != store.CustomerPrivate:
-		s.loginFailed(w, r, f, outcomeUnknownPSU)
-		return
-	}
-	if psuPage {
-		s.psuLoggedIn(w, r, f, c, secrets)
-		return
-	}
-	secret, err := bindBrowser(f, cookie.Value)
+	secret, err := bindBrowser(f, cookie)
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
 	f.CustomerID = c.ID
-	// The browser stays known to the callback (its loginCookie stays):
-	// its replay of this answer ends the flow, a stranger's changes
-	// nothing.
-	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
-	f.Login = string(kept)
 	if !s.save(w, r, f) {
 		return
 	}
 	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
-	// The browser arrived here from the provider: a redirect on to the
-	// flow's page would still be a cross-site navigation, without the
-	// flow's SameSite=Strict cookie. A page of ours that moves on is not.
-	continueTo(w, scaHref(f.ID))
+	continueTo(w, r, scaHref(f.ID))
 }
 
-// continueTo answers a page that moves the browser on to href.
-func continueTo(w http.ResponseWriter, href string) {
-	w.Header().Set("Cache-Control", "no-store")
-	w.Header().Set("Content-Type", "text/html; charset=utf-8")
-	w.Header().Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-	w.Header().Set("Referrer-Policy", "no-referrer")
-	_ = continueTemplate.Execute(w, struct{ Href string }{href})
+// identifyAtProvider reads the provider's answer q to login: the customer
+// it authenticated, or the outcome that refuses it (outcomeIdPUnavailable
+// for an outage). Neither (nil, nil): the store failed, and w says so.
+func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {
+	switch e := q.Get("error"); {
+	case e == "access_denied":
+		return nil, outcomeLoginCancelled
+	case e == "temporarily_unavailable", e == "server_error":
+		s.log.Warn("SCA login: identity provider answered an error", "error", e)
+		return nil, outcomeIdPUnavailable
+	case e != "":
+		s.log.Info("SCA login: identity provider refused the login", "error", e)
+		return nil, outcomeLoginRefused
+	}
+	who, err := s.cfg.IdP.Identify(r.Context(), s.callbackURL(r), q.Get("code"), l)
+	switch {
+	case errors.Is(err, idp.ErrMisconfigured):
+		s.log.Error("SCA login: the identity provider refuses obgw's client registration", "error", err)
+		return nil, outcomeIdPUnavailable
+	case errors.Is(err, idp.ErrUnavailable):
+		s.log.Warn("SCA login: identity provider unavailable", "error", err)
+		return nil, outcomeIdPUnavailable
+	case err != nil:
+		s.log.Info("SCA login refused", "error", err)
+		return nil, outcomeLoginRefused
+	}
+	var c *store.Customer
+	err = store.ErrNotFound
+	if plausibleValue(who.Customer) {
+		c, err = s.cfg.Store.GetCustomerByNumber(r.Context(), who.Customer)
+	}
+	switch {
+	case err != nil && !errors.Is(err, store.ErrNotFound):
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return nil, nil
+	case err != nil || c.Type != store.CustomerPrivate:
+		return nil, outcomeUnknownPSU
+	}
+	return c, nil
 }
 
-// loginFailed ends a flow whose login failed: the TPP's flow with the
-// failure redirect (its payments rejected), the PSU's page of consents
-// with a page saying so (it has no TPP to return to).
+// loginFailed ends a flow whose login failed with the failure redirect,
+// its payments rejected.
 func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
-	if f.Purpose != PurposePSUConsents {
-		s.fail(w, r, f, outcome, func(ctx context.Context) { s.rejectPayments(ctx, f) })
-		return
-	}
-	done := *f
-	done.State = store.FlowFailed
-	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), &done, store.FlowPending); err != nil && !errors.Is(err, store.ErrConflict) {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	}
-	scaError(w, outcome.Text+". Open the page of your consents again.", http.StatusForbidden)
+	s.fail(w, r, f, outcome, func(ctx context.Context) { s.rejectPayments(ctx, f) })
 }
-
-// psuLogin starts the login of the PSU's page of consents: its flow is
-// stored with the pending login (the callback takes it once), and the
-// browser goes to the provider. Each start counts against addr as a
-// wrong number does, so no client stores flows without bound.
-func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request, addr string) {
-	ctx := r.Context()
-	s.psu.miss(addr)
-	csrf, err1 := randomToken()
-	state, err2 := randomToken()
-	nonce, err3 := randomToken()
-	cookie, err4 := randomToken()
-	if err := errors.Join(err1, err2, err3, err4); err != nil {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	}
-	f := &store.SCAFlow{ID: store.NewID(), TPP: "bank", TPPSessionID: "psu", Purpose: PurposePSUConsents, State: store.FlowPending,
-		CSRF: csrf, ExpiresAt: s.cfg.Now().Add(FlowLifetime)}
-	l := idp.Login{State: f.ID + "." + state, Nonce: nonce, Verifier: oauth2.GenerateVerifier()}
-	to, err := s.cfg.IdP.AuthURL(ctx, s.callbackURL(r), l)
-	if err != nil {
-		s.log.Warn("PSU page login: identity provider unavailable", "error", err)
-		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)
-		return
-	}
-	secrets, _ := json.Marshal(loginSecrets{Nonce: l.Nonce, Verifier: l.Verifier, Cookie: sessionHash(cookie)})
-	f.LoginState, f.Login = sessionHash(l.State), string(secrets)
-	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: psuBase, MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	http.SetCookie(w, &http.Cookie{
-		Name: loginCookie, Value: cookie, Path: callbackPath, MaxAge: int(FlowLifetime.Seconds()),
-		HttpOnly: true, Secure: true, SameSite: http.SameSiteLaxMode,
-	})
-	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, to, http.StatusSeeOther)
-}
-
-// psuLoggedIn opens the PSU's page of consents after its login: the page
-// is bound to this browser by a fresh secret cookie, as the mock's
-// identification does.
-func (s *Server) psuLoggedIn(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, c *store.Customer, secrets loginSecrets) {
-	secret, err1 := randomToken()
-	csrf, err2 := randomToken()
-	if err1 != nil || err2 != nil {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	}
-	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
-	f.CustomerID, f.SessionHash, f.CSRF, f.Login = c.ID, sessionHash(secret), csrf, string(kept)
-	if err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending); err != nil {
-		scaError(w, errUnavailable, http.StatusServiceUnavailable)
-		return
-	}
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: psuBase + "/" + f.ID, MaxAge: int(FlowLifetime.Seconds()),
-		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	continueTo(w, psuBase+"/"+f.ID)
-}
-
-var continueTemplate = template.Must(template.New("continue").Parse(`<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta http-equiv="refresh" content="0;url={{.Href}}">
-<title>Logged in – Bank authorisation</title></head>
-<body><p>You are logged in. <a href="{{.Href}}" id="continue">Continue</a></p></body></html>
-`))
 
 // idpUnavailable ends the flow as the provider's outage does: the TPP gets
 // the failure redirect, and the PSU a page that says what happened, with
 // the way back to the TPP.
 func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
-	if f.Purpose == PurposePSUConsents {
-		s.loginFailed(w, r, f, outcomeIdPUnavailable)
-		return
-	}
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	q := failure(outcomeIdPUnavailable)

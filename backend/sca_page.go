@@ -165,13 +165,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	h.Set("X-Frame-Options", "SAMEORIGIN")
 	// form-action also governs where a form's redirect may lead: the
 	// TPP-Redirect-URI's origin, and nothing else.
-	// With an identity provider, "Log in" redirects to its authorization
-	// endpoint.
-	formAction := "form-action 'self' " + origin(f.RedirectURI)
-	if s.cfg.IdP != nil && v.Step == "identify" {
-		formAction += " " + origin(s.cfg.IdP.AuthEndpoint(ctx))
-	}
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; "+formAction+"; frame-ancestors 'self'")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+origin(f.RedirectURI)+"; frame-ancestors 'self'")
 	h.Set("Referrer-Policy", "no-referrer")
 	_ = scaTemplate.Execute(w, v)
 }

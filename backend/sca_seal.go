@@ -176,10 +176,6 @@ func randomKeyID() string {
 // here), TPP, session id, redirect URI, purpose, resource, expiry and
 // whether the TPP preferred the bank's app.
 func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
-	key, err := k.current(ctx)
-	if err != nil {
-		return "", err
-	}
 	f.ID = store.NewID()
 	plain := make([]byte, 0, 64+len(f.TPP)+len(f.TPPSessionID)+len(f.RedirectURI))
 	plain = append(plain, sealVersion)
@@ -193,16 +189,28 @@ func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
 		flags |= sealAppPreferred
 	}
 	plain = append(plain, flags)
+	return k.sealPlain(ctx, plain)
+}
+
+// sealPlain seals plain under the current key: the key's id, a dot, and
+// base64url of the nonce and the ciphertext (the key id authenticated
+// with it). Each kind of sealed text starts with a byte of its own, so
+// one kind never opens as another.
+func (k *sealer) sealPlain(ctx context.Context, plain []byte) (string, error) {
+	key, err := k.current(ctx)
+	if err != nil {
+		return "", err
+	}
 	nonce := make([]byte, key.aead.NonceSize(), key.aead.NonceSize()+len(plain)+key.aead.Overhead())
 	rand.Read(nonce)
 	sealed := key.aead.Seal(nonce, nonce, plain, []byte(key.id))
 	return key.id + "." + base64.RawURLEncoding.EncodeToString(sealed), nil
 }
 
-// open returns the flow a sealed link's token carries, pending and not
-// stored, or false when the token is not one of ours (malformed, forged,
-// or sealed with a key no longer kept). Expiry is the caller's to check.
-func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) {
+// openPlain returns what sealPlain sealed into token, or false when the
+// token is not one of ours (malformed, forged, or sealed with a key no
+// longer kept).
+func (k *sealer) openPlain(ctx context.Context, token string) ([]byte, bool) {
 	if len(token) > maxSealedBytes {
 		return nil, false
 	}
@@ -220,7 +228,15 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 	}
 	n := key.aead.NonceSize()
 	plain, err := key.aead.Open(nil, sealed[:n], sealed[n:], []byte(kid))
-	if err != nil || len(plain) < 9 || (plain[0] != sealVersion && plain[0] != 1) {
+	return plain, err == nil
+}
+
+// open returns the flow a sealed link's token carries, pending and not
+// stored, or false when the token is not one of ours (malformed, forged,
+// or sealed with a key no longer kept). Expiry is the caller's to check.
+func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) {
+	plain, ok := k.openPlain(ctx, token)
+	if !ok || len(plain) < 9 || (plain[0] != sealVersion && plain[0] != 1) {
 		return nil, false
 	}
 	f := &store.SCAFlow{State: store.FlowPending, ExpiresAt: time.UnixMicro(int64(binary.BigEndian.Uint64(plain[1:9]))).UTC()}

@@ -43,8 +43,10 @@ const (
 type idpDeployment struct {
 	g   *gateway
 	idp *testidp.Provider
-	// callback is the redirect URI registered at the provider.
+	// callback is the redirect URI registered at the provider for /v1.
 	callback string
+	// base is the base path the TPP calls under ("" or /api-sandbox).
+	base string
 }
 
 // startWithIdP starts a production deployment on kind's store, seeded
@@ -72,6 +74,7 @@ func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 
 	port := freePort(t)
 	callback := fmt.Sprintf("https://localhost:%d/v1/sca/callback", port)
+	baseCallback := fmt.Sprintf("https://localhost:%d/api-sandbox/v1/sca/callback", port)
 	p, err := testidp.Start(testidp.Config{
 		Users: []testidp.User{
 			{NationalID: sandbox.KariNumber, Password: "test", Name: "Kari Nordmann", ACR: acrHigh},
@@ -79,7 +82,7 @@ func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 			{NationalID: perNumber, Password: "test", Name: "Per Utenbank", ACR: acrHigh},
 		},
 		Clients: []testidp.Client{
-			{ID: "obgw", Secret: "obgw-secret", RedirectURIs: []string{callback}},
+			{ID: "obgw", Secret: "obgw-secret", RedirectURIs: []string{callback, baseCallback}},
 			{ID: "other", Secret: "other-secret", RedirectURIs: []string{callback}},
 		},
 	})
@@ -133,7 +136,7 @@ func (d *idpDeployment) startFlow(t *testing.T, s *tppSession, redirect string, 
 	if payment != nil {
 		path = "/v1/payments/domestic-norway-credit-transfers"
 	}
-	req := newRequest(t, d.g, http.MethodPost, path, payment)
+	req := newRequest(t, d.g, http.MethodPost, d.base+path, payment)
 	req.Header.Set("TPP-Session-ID", s.sid)
 	req.Header.Set("TPP-Redirect-URI", redirect)
 	req.Header.Set("PSU-IP-Address", "192.0.2.10")
@@ -167,7 +170,14 @@ func TestProductionSCAInChromium(t *testing.T) {
 		name, kind string
 		split      bool
 	}{{"in-process/sqlite", "sqlite", false}, {"split/postgres", "postgres", true}} {
-		t.Run(c.name, func(t *testing.T) { productionSCAInChromium(t, startWithIdP(t, c.kind, c.split)) })
+		t.Run(c.name, func(t *testing.T) {
+			d := startWithIdP(t, c.kind, c.split)
+			if !c.split {
+				// Under the base path, as the dialect's tooling calls.
+				d.base = "/api-sandbox"
+			}
+			productionSCAInChromium(t, d)
+		})
 	}
 }
 
@@ -175,6 +185,9 @@ func productionSCAInChromium(t *testing.T, d *idpDeployment) {
 	cb := newTLSCallback(t)
 	s := &tppSession{t: t, g: d.g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
 	link := d.startFlow(t, s, tlsCallbackURI(cb), nil, true)
+	if !strings.Contains(link, d.base+"/v1/sca/") {
+		t.Fatalf("scaRedirect %s: want it under %q", link, d.base)
+	}
 
 	ctx := browser(t)
 	var page string
@@ -240,9 +253,8 @@ type psuAgent struct {
 	d       *idpDeployment
 	c       *http.Client
 	visited []string
-	// stopAtIdP stops before the provider (to alter its request);
-	// stopAtCallback before obgw's callback (to deliver it later).
-	stopAtIdP, stopAtCallback bool
+	// stopAtCallback stops before obgw's callback (to deliver it later).
+	stopAtCallback bool
 }
 
 func newPSUAgent(t *testing.T, d *idpDeployment) *psuAgent {
@@ -258,7 +270,7 @@ func newPSUAgent(t *testing.T, d *idpDeployment) *psuAgent {
 			return http.ErrUseLastResponse
 		case req.URL.Host == d.g.addr:
 			return nil
-		case req.URL.Host == idpHost && !a.stopAtIdP:
+		case req.URL.Host == idpHost:
 			return nil
 		}
 		return http.ErrUseLastResponse
@@ -300,13 +312,26 @@ func (a *psuAgent) startLogin(link string) (pageURL, authURL string) {
 		a.t.Fatalf("SCA page: %d %s", resp.StatusCode, page)
 	}
 	pageURL = resp.Request.URL.String()
-	a.stopAtIdP = true
-	resp, body := a.post(pageURL, url.Values{"step": {"login"}, "csrf": {m[1]}})
-	a.stopAtIdP = false
-	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), a.d.idp.Issuer()) {
+	return pageURL, a.toProvider(pageURL, m[1])
+}
+
+var continueRe = regexp.MustCompile(`href="([^"]+)" id="continue"`)
+
+// toProvider presses "Log in" on the page at pageURL and returns the
+// provider's authorization URL the answer moves the browser on to (a
+// page, not a redirect: CSP form-action would hold a redirect).
+func (a *psuAgent) toProvider(pageURL, csrf string) string {
+	a.t.Helper()
+	resp, body := a.post(pageURL, url.Values{"step": {"login"}, "csrf": {csrf}})
+	m := continueRe.FindStringSubmatch(body)
+	if resp.StatusCode != http.StatusOK || m == nil || !strings.HasPrefix(html.UnescapeString(m[1]), a.d.idp.Issuer()) {
 		a.t.Fatalf("log in: %d %v %s", resp.StatusCode, resp.Header, body)
 	}
-	return pageURL, resp.Header.Get("Location")
+	u, _ := url.Parse(html.UnescapeString(m[1]))
+	if q := u.Query(); q.Get("prompt") != "login" || q.Get("max_age") != "0" {
+		a.t.Fatalf("authorization request %v: want a fresh login (prompt=login, max_age=0)", q)
+	}
+	return u.String()
 }
 
 // logIn logs user in at the provider from authURL and returns obgw's last
@@ -487,15 +512,10 @@ func TestProductionSCARefusals(t *testing.T) {
 		if resp.StatusCode != 200 || m == nil || !strings.Contains(page, `id="login"`) || strings.Contains(page, "customerNumber") {
 			t.Fatalf("the page of consents: %d %s", resp.StatusCode, page)
 		}
-		p.stopAtIdP = true
-		resp, _ = p.post("https://"+d.g.addr+"/v1/psu/consents", url.Values{"step": {"login"}, "csrf": {m[1]}})
-		p.stopAtIdP = false
-		if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(resp.Header.Get("Location"), d.idp.Issuer()) {
-			t.Fatalf("log in on the page of consents: %d %v", resp.StatusCode, resp.Header)
-		}
-		resp, page = p.logIn(resp.Header.Get("Location"), sandbox.KariNumber)
-		href := regexp.MustCompile(`href="(/v1/psu/consents/[^"]+)" id="continue"`).FindStringSubmatch(page)
-		if resp.StatusCode != 200 || href == nil {
+		authURL = p.toProvider("https://"+d.g.addr+"/v1/psu/consents", m[1])
+		resp, page = p.logIn(authURL, sandbox.KariNumber)
+		href := continueRe.FindStringSubmatch(page)
+		if resp.StatusCode != 200 || href == nil || !strings.HasPrefix(href[1], "/v1/psu/consents/") {
 			t.Fatalf("after the login: %d %s", resp.StatusCode, page)
 		}
 		mine := "https://" + d.g.addr + html.UnescapeString(href[1])

@@ -23,6 +23,7 @@ import (
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
+	"golang.org/x/sync/singleflight"
 )
 
 // Config describes the relying party obgw is at the bank's provider.
@@ -84,6 +85,11 @@ func (c *Config) Validate() error {
 	if c.ClockSkew < 0 || c.ClockSkew > 5*time.Minute {
 		return fmt.Errorf("clock_skew %v is outside 0 to 5m", c.ClockSkew)
 	}
+	for name := range c.AppParams {
+		if reservedParams[name] {
+			return fmt.Errorf("app_param %q would replace a parameter obgw sets itself", name)
+		}
+	}
 	for _, v := range slices.Concat(c.ACRValues, c.PaymentACRValues) {
 		if v == "" || strings.ContainsAny(v, " \t") {
 			return fmt.Errorf("acr value %q: one value per word, no spaces", v)
@@ -91,6 +97,12 @@ func (c *Config) Validate() error {
 	}
 	return nil
 }
+
+// reservedParams are the authorization request's parameters that bind it
+// to the flow: AppParams may not replace them.
+var reservedParams = map[string]bool{"state": true, "nonce": true, "redirect_uri": true, "client_id": true,
+	"response_type": true, "scope": true, "code_challenge": true, "code_challenge_method": true,
+	"prompt": true, "max_age": true}
 
 func loopback(host string) bool {
 	if host == "localhost" {
@@ -106,7 +118,8 @@ func loopback(host string) bool {
 type RelyingParty struct {
 	cfg Config
 
-	mu       sync.Mutex
+	flight   singleflight.Group // one discovery at a time, no lock held
+	mu       sync.Mutex         // guards the fields below
 	provider *oidc.Provider
 	verifier *oidc.IDTokenVerifier
 	lastTry  time.Time
@@ -143,36 +156,72 @@ func New(cfg Config) (*RelyingParty, error) {
 var (
 	ErrUnavailable = errors.New("the identity provider is unavailable")
 	ErrRefused     = errors.New("the identity provider's answer was refused")
+	// ErrMisconfigured comes with ErrUnavailable when the provider
+	// refuses obgw itself (its client id, secret or key).
+	ErrMisconfigured = errors.New("obgw's registration at the identity provider is refused")
 )
 
 // rediscoverAfter bounds how often a failed discovery is retried.
 const rediscoverAfter = time.Second
 
-// discover returns the provider, discovering it on first use.
+// discoveryTimeout bounds one discovery, whoever waits for it.
+const discoveryTimeout = 10 * time.Second
+
+// discover returns the provider, discovering it on first use. Concurrent
+// callers share one discovery (singleflight, no lock held while it runs,
+// on a context no caller's departure cancels); a failure is remembered for
+// rediscoverAfter, counted from when it ended.
 func (rp *RelyingParty) discover(ctx context.Context) (*oidc.Provider, *oidc.IDTokenVerifier, error) {
 	rp.mu.Lock()
+	p, v, lastErr, lastTry := rp.provider, rp.verifier, rp.lastErr, rp.lastTry
+	rp.mu.Unlock()
+	if p != nil {
+		return p, v, nil
+	}
+	if lastErr != nil && time.Since(lastTry) < rediscoverAfter {
+		return nil, nil, lastErr
+	}
+	_, err, _ := rp.flight.Do("discover", func() (any, error) {
+		dctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), discoveryTimeout)
+		defer cancel()
+		p, err := rp.newProvider(dctx)
+		rp.mu.Lock()
+		defer rp.mu.Unlock()
+		rp.lastTry, rp.lastErr = time.Now(), err
+		if err == nil {
+			skew := rp.cfg.ClockSkew
+			rp.provider = p
+			rp.verifier = p.Verifier(&oidc.Config{
+				ClientID: rp.cfg.ClientID,
+				// go-oidc compares expiry with Now exactly: a token
+				// expired by less than the skew is still accepted.
+				Now: func() time.Time { return rp.cfg.Now().Add(-skew) },
+			})
+		}
+		return nil, err
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	rp.mu.Lock()
 	defer rp.mu.Unlock()
-	if rp.provider != nil {
-		return rp.provider, rp.verifier, nil
-	}
-	if now := time.Now(); now.Sub(rp.lastTry) < rediscoverAfter && rp.lastErr != nil {
-		return nil, nil, rp.lastErr
-	}
-	rp.lastTry = time.Now()
+	return rp.provider, rp.verifier, nil
+}
+
+// newProvider discovers the provider and checks that its endpoints are
+// https (or on a loopback host, as the issuer may be).
+func (rp *RelyingParty) newProvider(ctx context.Context) (*oidc.Provider, error) {
 	p, err := oidc.NewProvider(oidc.ClientContext(ctx, rp.cfg.HTTPClient), rp.cfg.Issuer)
 	if err != nil {
-		rp.lastErr = fmt.Errorf("%w: discovery at %s: %v", ErrUnavailable, rp.cfg.Issuer, err)
-		return nil, nil, rp.lastErr
+		return nil, fmt.Errorf("%w: discovery at %s: %v", ErrUnavailable, rp.cfg.Issuer, err)
 	}
-	skew := rp.cfg.ClockSkew
-	rp.provider = p
-	rp.verifier = p.Verifier(&oidc.Config{
-		ClientID: rp.cfg.ClientID,
-		// go-oidc compares expiry with Now exactly: a token expired by
-		// less than the skew is still accepted.
-		Now: func() time.Time { return rp.cfg.Now().Add(-skew) },
-	})
-	return p, rp.verifier, nil
+	for _, ep := range []string{p.Endpoint().AuthURL, p.Endpoint().TokenURL} {
+		u, err := url.Parse(ep)
+		if err != nil || !(u.Scheme == "https" || u.Scheme == "http" && loopback(u.Hostname())) {
+			return nil, fmt.Errorf("%w: discovery at %s: endpoint %q is not https", ErrUnavailable, rp.cfg.Issuer, ep)
+		}
+	}
+	return p, nil
 }
 
 // Login is one authorization request's secrets: State goes to the
@@ -181,6 +230,10 @@ func (rp *RelyingParty) discover(ctx context.Context) (*oidc.Provider, *oidc.IDT
 // exchanging it. All three are single-use random values of the caller's.
 type Login struct {
 	State, Nonce, Verifier string
+	// Started is when the login was started: the PSU must have
+	// authenticated at the provider since (auth_time), so a session the
+	// provider kept from before is no SCA for this flow.
+	Started time.Time
 	// Payment: the login authorises payments (PaymentACRValues apply).
 	Payment bool
 	// App: the TPP prefers authentication in the bank's app (AppParams).
@@ -195,7 +248,9 @@ func (rp *RelyingParty) AuthURL(ctx context.Context, redirectURL string, l Login
 		return "", err
 	}
 	opts := []oauth2.AuthCodeOption{oauth2.S256ChallengeOption(l.Verifier), oidc.Nonce(l.Nonce)}
-	params := url.Values{}
+	// SCA for this flow, not a session the provider kept: the PSU logs in
+	// now (prompt=login), and auth_time says when (max_age=0).
+	params := url.Values{"prompt": {"login"}, "max_age": {"0"}}
 	if acr := rp.acr(l); len(acr) > 0 {
 		params.Set("acr_values", strings.Join(acr, " "))
 	}
@@ -262,16 +317,34 @@ func (rp *RelyingParty) Identify(ctx context.Context, redirectURL, code string, 
 	tok, err := rp.oauth(p, redirectURL).Exchange(ctx, code, opts...)
 	if err != nil {
 		var re *oauth2.RetrieveError
-		if errors.As(err, &re) && re.Response != nil && re.Response.StatusCode < 500 {
-			return Identity{}, fmt.Errorf("%w: token endpoint: %s", ErrRefused, re.ErrorCode)
+		if !errors.As(err, &re) || re.Response == nil {
+			return Identity{}, fmt.Errorf("%w: token endpoint: %v", ErrUnavailable, scrub(err))
 		}
-		return Identity{}, fmt.Errorf("%w: token endpoint: %v", ErrUnavailable, scrub(err))
+		// Only the status and the OAuth error code: the body may echo
+		// what was sent.
+		status := re.Response.StatusCode
+		switch {
+		case status >= 500 || status == http.StatusTooManyRequests:
+			return Identity{}, fmt.Errorf("%w: token endpoint: HTTP %d %s", ErrUnavailable, status, re.ErrorCode)
+		case re.ErrorCode == "invalid_client" || re.ErrorCode == "unauthorized_client":
+			// obgw's own registration (a rotated secret, a wrong key):
+			// no PSU can log in until the bank mends it.
+			return Identity{}, fmt.Errorf("%w: %w: token endpoint refused obgw's client authentication: HTTP %d %s",
+				ErrUnavailable, ErrMisconfigured, status, re.ErrorCode)
+		}
+		return Identity{}, fmt.Errorf("%w: token endpoint: HTTP %d %s", ErrRefused, status, re.ErrorCode)
 	}
 	raw, _ := tok.Extra("id_token").(string)
 	if raw == "" {
 		return Identity{}, fmt.Errorf("%w: the token response has no id_token", ErrRefused)
 	}
-	return rp.verify(ctx, verifier, raw, l)
+	who, err := rp.verify(ctx, verifier, raw, l)
+	if err != nil && strings.Contains(err.Error(), "fetching keys") {
+		// The provider's keys could not be fetched: an outage, not a
+		// forged token.
+		return Identity{}, fmt.Errorf("%w: ID token keys: %v", ErrUnavailable, err)
+	}
+	return who, err
 }
 
 // verify checks an ID token for login l: go-oidc checks its signature
@@ -280,7 +353,16 @@ func (rp *RelyingParty) Identify(ctx context.Context, redirectURL, code string, 
 func (rp *RelyingParty) verify(ctx context.Context, verifier *oidc.IDTokenVerifier, raw string, l Login) (Identity, error) {
 	idt, err := verifier.Verify(ctx, raw)
 	if err != nil {
-		return Identity{}, fmt.Errorf("%w: ID token: %v", ErrRefused, err)
+		return Identity{}, fmt.Errorf("%w: ID token: %w", ErrRefused, err)
+	}
+	// Several audiences: the token is for obgw only if it says so (azp);
+	// an azp names the one party it was issued to.
+	var azp struct {
+		AZP string `json:"azp"`
+	}
+	_ = idt.Claims(&azp)
+	if (len(idt.Audience) > 1 || azp.AZP != "") && azp.AZP != rp.cfg.ClientID {
+		return Identity{}, fmt.Errorf("%w: ID token: azp %q is not obgw's client id", ErrRefused, azp.AZP)
 	}
 	if idt.IssuedAt.After(rp.cfg.Now().Add(rp.cfg.ClockSkew)) {
 		return Identity{}, fmt.Errorf("%w: ID token issued in the future (iat %s)", ErrRefused, idt.IssuedAt.UTC().Format(time.RFC3339))
@@ -291,6 +373,10 @@ func (rp *RelyingParty) verify(ctx context.Context, verifier *oidc.IDTokenVerifi
 	var claims map[string]any
 	if err := idt.Claims(&claims); err != nil {
 		return Identity{}, fmt.Errorf("%w: ID token claims: %v", ErrRefused, err)
+	}
+	authTime, _ := claims["auth_time"].(float64)
+	if l.Started.IsZero() || authTime == 0 || time.Unix(int64(authTime), 0).Before(l.Started.Add(-rp.cfg.ClockSkew).Truncate(time.Second)) {
+		return Identity{}, fmt.Errorf("%w: ID token: the PSU did not authenticate during this login (auth_time %d)", ErrRefused, int64(authTime))
 	}
 	acr, _ := claims["acr"].(string)
 	if want := rp.acr(l); len(want) > 0 && !slices.Contains(want, acr) {
@@ -315,14 +401,4 @@ func scrub(err error) error {
 		}
 	}
 	return err
-}
-
-// AuthEndpoint returns the provider's authorization endpoint, or "" while
-// it cannot be discovered.
-func (rp *RelyingParty) AuthEndpoint(ctx context.Context) string {
-	p, _, err := rp.discover(ctx)
-	if err != nil {
-		return ""
-	}
-	return p.Endpoint().AuthURL
 }

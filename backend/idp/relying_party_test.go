@@ -81,7 +81,8 @@ func (f *idpFixture) rp(t *testing.T, edit func(*Config)) *RelyingParty {
 }
 
 func newLogin(payment bool) Login {
-	return Login{State: "flow." + oauth2.GenerateVerifier(), Nonce: oauth2.GenerateVerifier(), Verifier: oauth2.GenerateVerifier(), Payment: payment}
+	return Login{State: "flow." + oauth2.GenerateVerifier(), Nonce: oauth2.GenerateVerifier(), Verifier: oauth2.GenerateVerifier(),
+		Payment: payment, Started: time.Now()}
 }
 
 var authRequestRe = regexp.MustCompile(`name="authRequestID" value="([^"]+)"`)
@@ -152,6 +153,7 @@ func TestLoginIdentifiesTheCustomer(t *testing.T) {
 	for k, want := range map[string]string{
 		"client_id": "obgw", "response_type": "code", "code_challenge_method": "S256", "nonce": l.Nonce,
 		"acr_values": substantial + " " + high, "login_hint": "app", "redirect_uri": f.redirect,
+		"prompt": "login", "max_age": "0",
 	} {
 		if asked.Get(k) != want {
 			t.Errorf("authorization request %s = %q, want %q", k, asked.Get(k), want)
@@ -247,6 +249,19 @@ func TestLoginRefusals(t *testing.T) {
 	who, err = rp.verify(ctx, verifier, raw, l)
 	refused("another provider's token", who, err)
 
+	// A session the provider kept is no SCA for this flow: a token whose
+	// auth_time is before the login started is refused.
+	l = newLogin(false)
+	to, _ = rp.AuthURL(ctx, f.redirect, l)
+	back = logIn(t, f, to, kari)
+	late := l
+	late.Started = time.Now().Add(5 * time.Minute)
+	who, err = rp.Identify(ctx, f.redirect, back.Get("code"), late)
+	refused("an authentication from before the login", who, err)
+	if err == nil || !strings.Contains(err.Error(), "auth_time") {
+		t.Errorf("old authentication: %v, want auth_time named", err)
+	}
+
 	// A claim missing: the customer cannot be named.
 	norp := f.rp(t, func(c *Config) { c.CustomerClaim = "no_such_claim" })
 	who, err = login(t, f, norp, kari, newLogin(false))
@@ -260,6 +275,17 @@ func TestLoginRefusals(t *testing.T) {
 	if _, err := rp.Identify(ctx, f.redirect, back.Get("code"), l); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("token endpoint down: %v, want ErrUnavailable", err)
 	}
+	// obgw's own registration refused (a wrong secret): unavailable, and
+	// said so, not a refusal of the PSU.
+	f.p.SetDown(false)
+	l = newLogin(false)
+	wrong := f.rp(t, func(c *Config) { c.ClientSecret = "not-the-secret" })
+	to, _ = wrong.AuthURL(ctx, f.redirect, l)
+	back = logIn(t, f, to, kari)
+	if _, err := wrong.Identify(ctx, f.redirect, back.Get("code"), l); !errors.Is(err, ErrUnavailable) || !errors.Is(err, ErrMisconfigured) {
+		t.Errorf("wrong client secret: %v, want ErrUnavailable and ErrMisconfigured", err)
+	}
+	f.p.SetDown(true)
 	fresh := f.rp(t, nil)
 	if _, err := fresh.AuthURL(ctx, f.redirect, newLogin(false)); !errors.Is(err, ErrUnavailable) {
 		t.Errorf("discovery down: %v, want ErrUnavailable", err)
@@ -295,6 +321,17 @@ func foreignToken(t *testing.T, f *idpFixture, id, secret string, l Login) strin
 		t.Fatal("no id_token")
 	}
 	return raw
+}
+
+// TestAppParamsCannotReplaceTheBinding: app_param may not replace the
+// parameters that bind the request to the flow.
+func TestAppParamsCannotReplaceTheBinding(t *testing.T) {
+	for _, name := range []string{"state", "nonce", "redirect_uri", "client_id", "code_challenge", "prompt", "max_age"} {
+		cfg := Config{Issuer: "https://idp.example", ClientID: "obgw", ClientSecret: "s", AppParams: url.Values{name: {"x"}}}
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("app_param %s: %v", name, err)
+		}
+	}
 }
 
 // TestClientAssertion: a private_key_jwt assertion is signed with the
