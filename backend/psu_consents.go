@@ -112,7 +112,7 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, Login: s.cfg.IdP != nil, Identify: true, Action: psuBase, CSRF: token, Error: problem})
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin, Identify: true, Action: psuBase, CSRF: token, Error: problem})
 }
 
 // psuIdentifySubmit identifies the PSU and opens its page.
@@ -139,14 +139,17 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
 		return
 	}
-	if s.cfg.IdP != nil {
-		s.psuLogin(w, r)
-		return
-	}
+	s.ident.identifyPSU(w, r)
+}
+
+// psuIdentifyNumber identifies the PSU of the page of consents by the
+// customer number it typed in: the sandbox's mock.
+func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
+	addr := clientAddress(r)
 	number := strings.TrimSpace(r.PostForm.Get("customerNumber"))
 	var cust *store.Customer
-	err = store.ErrNotFound
+	err := store.ErrNotFound
 	if plausibleValue(number) {
 		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, number)
 	}

@@ -190,7 +190,7 @@ func continueTo(w http.ResponseWriter, r *http.Request, href string) {
 // the failure redirect.
 func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	if s.cfg.IdP == nil {
+	if _, ok := s.ident.(providerIdentifier); !ok {
 		scaError(w, errUnknownLink, http.StatusNotFound)
 		return
 	}

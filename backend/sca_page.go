@@ -27,8 +27,13 @@ const maxIdentifyAttempts = 5
 // scaView is what the SCA page shows.
 type scaView struct {
 	Title, TPP, Step, Action, CSRF, Error, Customer string
-	// Summary says what the PSU authorises (payments).
+	// Asks says what the TPP asks of the PSU, after its name, on every
+	// step.
+	Asks string
+	// Summary says what the PSU authorises (payments), on every step.
 	Summary []string
+	// Payments says the PSU authorises the Summary's payments.
+	Payments bool
 	// Cancellation says the PSU authorises cancelling the Summary's payment.
 	Cancellation bool
 	Sandbox      bool
@@ -98,7 +103,7 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
-		if before, ok := browserCookie(r); ok && s.cfg.IdP == nil && r.Method == http.MethodPost && r.PostForm.Get("step") == "identify" {
+		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == stepIdentify && s.ident.formStep() == stepIdentify {
 			if _, mine := boundTo(f, before); mine {
 				// The browser that identified, submitting its
 				// identification again: it may have dropped the first
@@ -128,11 +133,26 @@ func step(f *store.SCAFlow) string {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
-	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.cfg.IdP != nil}
-	if f.Purpose == PurposeCancellation {
-		v.Title, v.Cancellation = "Cancel a payment", true
+	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
+	// The flow names the TPP by its organisation identifier: its
+	// registered name is in the gateway's context token, which the flow
+	// does not keep.
+	switch f.Purpose {
+	case PurposePayment:
+		v.Title, v.Asks, v.Payments = "Approve a payment", "asks you to approve a payment", true
+	case PurposeBasket:
+		v.Title, v.Asks, v.Payments = "Approve payments", "asks you to approve these payments", true
+	case PurposeCancellation:
+		v.Title, v.Asks, v.Cancellation = "Cancel a payment", "asks to cancel a payment you approved", true
+	case PurposeUser:
+		v.Asks = "asks to start payments that you then approve"
+	default:
+		v.Asks = "asks for access to your accounts"
 	}
 	ctx := r.Context()
+	// What is approved shows from the first step, before the PSU
+	// identifies: it is the TPP's own instruction, nothing of the PSU's.
+	v.Summary = s.summary(ctx, f)
 	if f.CustomerID != "" {
 		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 		if err != nil {
@@ -149,8 +169,6 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 			return
 		}
 		v.Agreements = ags
-	case "authorise":
-		v.Summary = s.summary(ctx, f)
 	case "accounts":
 		choices, err := s.offered(ctx, f)
 		if err != nil {
@@ -279,18 +297,12 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, f, outcomeCancelled, func(ctx context.Context) {
 			s.rejectPayments(ctx, f)
 		})
-	case "identify":
-		if step(f) != "identify" || s.cfg.IdP != nil {
+	case s.ident.formStep():
+		if step(f) != "identify" {
 			s.render(w, r, f, "")
 			return
 		}
-		s.identify(w, r, f, strings.TrimSpace(r.PostForm.Get("customerNumber")))
-	case "login":
-		if step(f) != "identify" || s.cfg.IdP == nil {
-			s.render(w, r, f, "")
-			return
-		}
-		s.login(w, r, f)
+		s.ident.identifyFlow(w, r, f)
 	case "context":
 		if step(f) != "context" {
 			s.render(w, r, f, "")

@@ -63,6 +63,9 @@ type Server struct {
 	log  *slog.Logger
 	psu  psuGuesses // wrong identification numbers on the PSU's page
 	seal *sealer    // sealed SCA links (sca_seal.go)
+	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
+	// outside the sandbox without an identity provider.
+	ident psuIdentifier
 }
 
 // New returns a Server for cfg.
@@ -80,10 +83,16 @@ func New(cfg Config) *Server {
 		}
 	}
 	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
+	switch {
+	case cfg.IdP != nil:
+		s.ident = providerIdentifier{s}
+	case cfg.Sandbox:
+		s.ident = mockIdentifier{s}
+	}
 	s.routes()
 	return s
 }
 
 // identifies reports whether the SCA pages can identify a PSU: at the
 // bank's identity provider, or by the sandbox's mock.
-func (s *Server) identifies() bool { return s.cfg.IdP != nil || s.cfg.Sandbox }
+func (s *Server) identifies() bool { return s.ident != nil }
