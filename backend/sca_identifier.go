@@ -40,7 +40,9 @@ func (m mockIdentifier) identifyFlow(w http.ResponseWriter, r *http.Request, f *
 	m.s.identify(w, r, f, strings.TrimSpace(r.PostForm.Get("customerNumber")))
 }
 
-func (m mockIdentifier) identifyPSU(w http.ResponseWriter, r *http.Request) { m.s.psuIdentifyNumber(w, r) }
+func (m mockIdentifier) identifyPSU(w http.ResponseWriter, r *http.Request) {
+	m.s.psuIdentifyNumber(w, r)
+}
 
 // providerIdentifier sends the PSU to log in at the bank's identity
 // provider (sca_login.go, psu_login.go).
