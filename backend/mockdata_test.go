@@ -246,6 +246,81 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 	})
 }
 
+// TestInitializeInvalidates (issue 19): initialize answers, besides the
+// customers, a notice of what the reset ended, and each of its claims
+// holds: the PSU-ID from before gets 401 CONSENT_INVALID with a new
+// scaRedirect and the next SCA gives another; the consent, the payment, the
+// basket and the account from before answer 404, the link of a flow
+// started before the SCA page's 404, while a 401's sealed link, which
+// holds its flow, opens a fresh one; the TPP's contacts stay.
+func TestInitializeInvalidates(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		psuID := h.consent("", "s1", sandbox.KariNumber, "", 1).Get("psu-id")
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "s1", psuID: psuID, psuPresent: true})
+		accounts, _ := b["accounts"].([]any)
+		if status != 200 || len(accounts) != 1 {
+			t.Fatalf("accounts before the reset: %d %v", status, b)
+		}
+		account := "/v1/accounts/" + accounts[0].(map[string]any)["resourceId"].(string)
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "s2"})
+		consent, flowLink := "/v1/bank-offered-consents/"+b["consentId"].(string), scaLink(b)
+		_, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "s4", psuPresent: true})
+		sealedLink := scaLink(b)
+		h.browser().open(sealedLink)
+		_, payment := h.authorisedPayment("", StatusAccepted)
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "s2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "s2", psuID: basketPSU, psuPresent: true, body: `{"paymentIds":["` + b["paymentId"].(string) + `"]}`})
+		basket := "/v1/signing-baskets/" + b["basketId"].(string)
+		if status, b, _ := h.call(tppCall{method: "PUT", path: "/v1/tpp-contacts", body: `{"emailAddresses":["drift@tpp.example"]}`}); status != 200 {
+			t.Fatalf("contacts: %d %v", status, b)
+		}
+		for _, path := range []string{consent, payment, basket} {
+			if status, b, _ := h.call(tppCall{method: "GET", path: path}); status != 200 {
+				t.Fatalf("GET %s before the reset: %d %v", path, status, b)
+			}
+		}
+
+		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"})
+		notice, _ := b["notice"].(string)
+		if status != 200 || len(b["customers"].([]any)) != 4 || notice != sandbox.ResetNotice {
+			t.Fatalf("initialize: %d %v", status, b)
+		}
+		for _, w := range []string{"PSU-ID", "consent", "TPP session", "payment", "signing basket", "SCA flow", "401 CONSENT_INVALID", "404", "contact addresses are kept"} {
+			if !strings.Contains(notice, w) {
+				t.Errorf("notice does not say %q: %s", w, notice)
+			}
+		}
+
+		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "s1", psuID: psuID, psuPresent: true})
+		if status != 401 || errCode(b) != "CONSENT_INVALID" || scaLink(b) == "" {
+			t.Errorf("PSU-ID from before: %d %v", status, b)
+		}
+		newID := h.consent("", "s3", sandbox.KariNumber, "", 3).Get("psu-id")
+		if newID == "" || newID == psuID {
+			t.Errorf("PSU-ID after the reset %q, before %q", newID, psuID)
+		}
+		for _, c := range []tppCall{{method: "GET", path: consent}, {method: "GET", path: payment}, {method: "GET", path: basket},
+			{method: "GET", path: account, sid: "s3", psuID: newID, psuPresent: true}} {
+			if status, b, _ := h.call(c); status != 404 {
+				t.Errorf("GET %s after the reset: %d %v", c.path, status, b)
+			}
+		}
+		resp, err := h.browser().client.Get(h.srv.URL + flowLink)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if resp.Body.Close(); resp.StatusCode != 404 {
+			t.Errorf("SCA link from before: %d", resp.StatusCode)
+		}
+		if page := h.browser().open(sealedLink); !strings.Contains(page, `name="customerNumber"`) {
+			t.Errorf("a 401's sealed link from before does not open a fresh flow: %s", page)
+		}
+		if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/tpp-contacts"}); status != 200 {
+			t.Errorf("contacts after the reset: %d %v", status, b)
+		}
+	})
+}
+
 func TestSandboxRoutesAbsentInProduction(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))

@@ -16,11 +16,19 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+// initializeSandbox resets the sandbox and answers its customers, as GET
+// /v1/sandbox/customers does, and a "notice" saying what the reset ended
+// (a member clients that read the customers skip).
+func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.cfg.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}
-	return s.listMockCustomers(w, r, c)
+	out, e := s.mockCustomers(r.Context())
+	if e != nil {
+		return e
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"customers": out, "notice": sandbox.ResetNotice})
+	return nil
 }
 
 func customerJSON(c *store.Customer) map[string]any {
@@ -34,16 +42,25 @@ func customerJSON(c *store.Customer) map[string]any {
 }
 
 func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	cs, err := s.cfg.Store.ListCustomers(r.Context())
+	out, e := s.mockCustomers(r.Context())
+	if e != nil {
+		return e
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"customers": out})
+	return nil
+}
+
+// mockCustomers is the list of customers the mock-data operations answer.
+func (s *Server) mockCustomers(ctx context.Context) ([]map[string]any, *bgerror.Error) {
+	cs, err := s.cfg.Store.ListCustomers(ctx)
 	if err != nil {
-		return s.storeError(err, "the customers")
+		return nil, s.storeError(err, "the customers")
 	}
 	out := make([]map[string]any, 0, len(cs))
 	for i := range cs {
 		out = append(out, customerJSON(&cs[i]))
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"customers": out})
-	return nil
+	return out, nil
 }
 
 func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {

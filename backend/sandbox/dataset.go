@@ -141,7 +141,8 @@ func Seed(ctx context.Context, st store.Store, now time.Time) error {
 
 // Reset replaces everything in the store with the fixed data set in one
 // transaction: customers, accounts and what hangs off them made by hand are
-// gone, and no reader sees a half-reset sandbox.
+// gone, and no reader sees a half-reset sandbox. ResetNotice says what
+// that ends for the TPPs.
 func Reset(ctx context.Context, st store.Store, now time.Time) error {
 	return st.Atomically(ctx, func(tx store.Store) error {
 		if err := tx.DeleteAll(ctx); err != nil {
@@ -150,6 +151,19 @@ func Reset(ctx context.Context, st store.Store, now time.Time) error {
 		return fill(ctx, tx, now)
 	})
 }
+
+// ResetNotice tells the TPP that asked for a Reset what it ended, for
+// every TPP of the sandbox: everything store.DeleteAll deletes, in the
+// terms the TPP meets it in. What a TPP observes of it (the answers to
+// ids from before) is tested through the initialize operation (backend
+// TestInitializeInvalidates).
+const ResetNotice = "The sandbox was reset to its fixed data set, for every TPP. " +
+	"Gone: every customer, account, card account, transaction and agreement, and every consent, PSU-ID, PSU-Corporate-ID, " +
+	"TPP session, SCA flow, payment and signing basket made before. " +
+	"Ids from before are unknown: a PSU-ID gets 401 CONSENT_INVALID with a new scaRedirect, and the PSU gets a new PSU-ID at its next SCA; " +
+	"consents, payments, baskets and accounts answer 404, and so do the SCA links of their flows; " +
+	"a 401's sealed scaRedirect still opens a fresh flow until it expires. " +
+	"Customer numbers and account numbers are the data set's again. TPP contact addresses are kept."
 
 // fill writes the data set.
 func fill(ctx context.Context, st store.Store, now time.Time) error {
