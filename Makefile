@@ -12,7 +12,7 @@ PKG     := ./...
 STATICCHECK_VERSION := 0.8.2
 STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticcheck
 
-.PHONY: build run run-idp test unit fuzz bench soak fmt vet staticcheck validate testpki clean
+.PHONY: build run run-idp test testdeps unit fuzz bench soak fmt vet staticcheck validate testpki clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
@@ -32,8 +32,14 @@ run-idp: build
 
 # Every test: unit, Caddyfile checks and the integration suite that runs the
 # real binary over real TLS with signed requests.
-test: build vet validate
+test: build vet validate testdeps
 	$(GO) test -count=1 -timeout 20m $(PKG)
+
+# The Node upstream of the context-token test, from the npm registry at the
+# versions its lock file pins.
+NODE_UPSTREAM := integration/testdata/upstream-node
+testdeps:
+	@[ -d $(NODE_UPSTREAM)/node_modules/jose ] || npm ci --prefix $(NODE_UPSTREAM) --no-audit --no-fund
 
 unit:
 	$(GO) test -count=1 $(shell $(GO) list ./... | grep -v /integration)

@@ -14,9 +14,11 @@ import (
 	"github.com/caddyserver/caddy/v2"
 	"golang.org/x/sync/semaphore"
 
+	"github.com/go-jose/go-jose/v4"
 	"github.com/obgw/obgw/gateway"
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
+
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -72,6 +74,19 @@ type App struct {
 	// ContextKeyFile is a file holding the context key (instead of
 	// context_key), read at provision time.
 	ContextKeyFile string `json:"context_key_file,omitempty"`
+	// ContextSigningKeyFile is a PEM private key (Ed25519, or ECDSA
+	// P-256) that signs the context tokens instead of the HS256 key, for
+	// upstreams that verify them with the public key (the JWKS that
+	// obgw_context_jwks serves) and so cannot forge them. The token's
+	// header names the key (kid: its RFC 7638 thumbprint).
+	ContextSigningKeyFile string `json:"context_signing_key_file,omitempty"`
+	// ContextPublishedKeyFiles are PEM keys (public, or private of which
+	// the public half is used) published in the JWKS besides the signing
+	// key's: the next key before a rotation, the previous one after it.
+	ContextPublishedKeyFiles []string `json:"context_published_key_files,omitempty"`
+	// ContextAudience is the tokens' aud claim: the upstream they are
+	// for, which it should check.
+	ContextAudience string `json:"context_audience,omitempty"`
 	// Environment is "production" (default) or "sandbox". Only a sandbox
 	// identifies a PSU by a customer number and serves /v1/sandbox/*.
 	Environment string `json:"environment,omitempty"`
@@ -97,6 +112,8 @@ type App struct {
 
 	verifier   *gateway.Verifier
 	contextKey []byte
+	signingKey *tppcontext.SigningKey // context_signing_key_file's
+	jwks       jose.JSONWebKeySet     // the signing and published keys
 	slog       *slog.Logger
 	jobs       *jobs
 	// backendOnly: no qtsp_cas and no registry, as in a backend-only
@@ -125,7 +142,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	a.slog = ctx.Slogger()
 	a.jobs = new(jobs)
-	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.RedisURL == "" {
+	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == "" {
 		a.backendOnly = true
 		return nil
 	}
@@ -169,9 +186,9 @@ func (a *App) Provision(ctx caddy.Context) error {
 			return err
 		}
 	}
-	issuer, err := tppcontext.NewIssuer(a.contextKey)
+	issuer, err := a.contextIssuer()
 	if err != nil {
-		return fmt.Errorf("obgw: context_key: %v", err)
+		return err
 	}
 	// Replay and limit state outlive config reloads: a reload must not
 	// forget which request ids were used or how many calls were made.
@@ -293,6 +310,16 @@ func (a *App) Verifier() *gateway.Verifier { return a.verifier }
 // ContextVerifier returns a verifier for the context tokens this app issues,
 // for an in-process backend.
 func (a *App) ContextVerifier() (*tppcontext.Verifier, error) {
+	if a.signingKey != nil {
+		v, err := tppcontext.NewKeySetVerifier(a.jwks)
+		if err != nil {
+			return nil, err
+		}
+		if a.ContextAudience != "" {
+			v = v.WithAudience(a.ContextAudience)
+		}
+		return v, nil
+	}
 	return tppcontext.NewVerifier(a.contextKey)
 }
 

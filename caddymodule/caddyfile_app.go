@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"strconv"
+	"strings"
 
 	"github.com/dustin/go-humanize"
 
@@ -29,6 +30,9 @@ func init() {
 //	    clock_skew            <duration>
 //	    context_key           <base64 secret, or {env.NAME}>
 //	    context_key_file      <file holding the key>
+//	    context_signing_key_file    <PEM Ed25519 or P-256 private key>
+//	    context_published_key_files <PEM key>...
+//	    context_audience            <the upstream's name>
 //	    environment           production|sandbox
 //	    body_memory           <bytes, e.g. 64MiB>
 //	    redis_url             <redis:// URL>
@@ -52,13 +56,21 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	for d.NextBlock(0) {
 		name := d.Val()
 		args := d.RemainingArgs()
+		if name == "context_published_key_files" {
+			// Any number, as arguments or one space-separated value.
+			for _, a2 := range args {
+				a.ContextPublishedKeyFiles = append(a.ContextPublishedKeyFiles, strings.Fields(a2)...)
+			}
+			continue
+		}
 		if len(args) > 1 {
 			return d.ArgErr()
 		}
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" {
+		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" &&
+			name != "context_signing_key_file" && name != "context_audience" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
 			// in memory, is a production deployment, or reads no CRL file
@@ -89,6 +101,10 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.ContextKey = arg
 		case "context_key_file":
 			a.ContextKeyFile = arg
+		case "context_signing_key_file":
+			a.ContextSigningKeyFile = arg
+		case "context_audience":
+			a.ContextAudience = arg
 		case "body_memory":
 			var n uint64
 			n, err = humanize.ParseBytes(arg)

@@ -25,7 +25,7 @@ func TestUnmarshalSCAOIDC(t *testing.T) {
 			acr_values urn:acr:substantial
 			payment_acr_values urn:acr:high urn:acr:higher
 			app_param login_hint BankID-app
-			app_param prompt login
+			app_param ui_locales nb
 			redirect_url https://api.bank.example/api-sandbox/v1/sca/callback
 			clock_skew 30s
 			private_key_id
@@ -40,7 +40,7 @@ func TestUnmarshalSCAOIDC(t *testing.T) {
 		Issuer: "https://idp.bank.example", ClientID: "obgw", ClientSecret: "{env.OBGW_TEST_SECRET}", CustomerClaim: "nnin",
 		Scopes: []string{"profile", "nnin"}, ACRValues: []string{"urn:acr:substantial"},
 		PaymentACRValues: []string{"urn:acr:high", "urn:acr:higher"},
-		AppParams:        map[string][]string{"login_hint": {"BankID-app"}, "prompt": {"login"}},
+		AppParams:        map[string][]string{"login_hint": {"BankID-app"}, "ui_locales": {"nb"}},
 		RedirectURL:      "https://api.bank.example/api-sandbox/v1/sca/callback", ClockSkew: caddy.Duration(30 * time.Second),
 	}
 	if !reflect.DeepEqual(b.SCAOIDC, want) {

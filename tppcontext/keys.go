@@ -101,3 +101,27 @@ func KeySet(signing *SigningKey, published ...*SigningKey) jose.JSONWebKeySet {
 	}
 	return set
 }
+
+// PublicJWK is the JWK of a public key that verifies tokens (Ed25519 or
+// ECDSA P-256), with its kid (the RFC 7638 thumbprint), alg and use: a
+// key published before or after it signs.
+func PublicJWK(pub any) (jose.JSONWebKey, error) {
+	var alg jose.SignatureAlgorithm
+	switch k := pub.(type) {
+	case ed25519.PublicKey:
+		alg = jose.EdDSA
+	case *ecdsa.PublicKey:
+		if k.Curve != elliptic.P256() {
+			return jose.JSONWebKey{}, errors.New("tppcontext: ECDSA keys must be on P-256 (ES256)")
+		}
+		alg = jose.ES256
+	default:
+		return jose.JSONWebKey{}, fmt.Errorf("tppcontext: %T keys are not supported (Ed25519 or ECDSA P-256)", pub)
+	}
+	jwk := jose.JSONWebKey{Key: pub}
+	sum, err := jwk.Thumbprint(crypto.SHA256)
+	if err != nil {
+		return jose.JSONWebKey{}, err
+	}
+	return jose.JSONWebKey{Key: pub, KeyID: base64.RawURLEncoding.EncodeToString(sum), Algorithm: string(alg), Use: "sig"}, nil
+}

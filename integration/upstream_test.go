@@ -1,0 +1,250 @@
+package integration
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/tppcontext"
+)
+
+// The gateway in front of a bank's own backend that is not Go
+// (OBGW_BACKEND=upstream): a Node service with the jose package verifies
+// every X-Obgw-Context token with the gateway's JWKS (Ed25519 keys from
+// files), refuses expired, wrong-audience, unknown-key and tampered
+// tokens, and answers the identity it saw; a key rotation publishes the
+// next key before it signs.
+
+// nodeUpstreamDir holds the Node service (package.json, its lock file and
+// server.mjs); `make test` and .ci/run install its node_modules.
+const nodeUpstreamDir = "integration/testdata/upstream-node"
+
+// edKeyFile writes a fresh Ed25519 private key as PKCS #8 PEM and returns
+// the file and the key.
+func edKeyFile(t *testing.T, dir, name string) (string, *tppcontext.SigningKey) {
+	t.Helper()
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, name)
+	if err := os.WriteFile(file, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	k, err := tppcontext.NewSigningKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return file, k
+}
+
+// startNodeUpstream runs the Node service on port, trusting the JWKS at
+// jwksURL for audience, behind the gateway's path prefix.
+func startNodeUpstream(t *testing.T, port int, jwksURL, audience, prefix string) *exec.Cmd {
+	t.Helper()
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("no node on PATH: install Debian's nodejs (and npm ci in " + nodeUpstreamDir + ")")
+	}
+	dir := filepath.Join(repoRoot, nodeUpstreamDir)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "jose")); err != nil {
+		t.Fatalf("the Node upstream's packages are not installed: run npm ci --prefix %s (make test does)", nodeUpstreamDir)
+	}
+	pki := filepath.Join(repoRoot, "testdata", "pki")
+	cmd := exec.Command(node, "server.mjs")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), fmt.Sprintf("PORT=%d", port), "JWKS_URL="+jwksURL, "AUDIENCE="+audience, "PATH_PREFIX="+prefix,
+		"TLS_CERT="+filepath.Join(pki, "server.pem"), "TLS_KEY="+filepath.Join(pki, "server-key.pem"),
+		"CLIENT_CA="+filepath.Join(pki, "gateway-ca.pem"))
+	out := &lockedWriter{w: new(strings.Builder)}
+	cmd.Stdout, cmd.Stderr = out, out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
+		if c, err := net.Dial("tcp", fmt.Sprintf("127.0.0.1:%d", port)); err == nil {
+			c.Close()
+			return cmd
+		}
+	}
+	t.Fatalf("the Node upstream did not start: %s", out.w)
+	return nil
+}
+
+// upstreamGateway starts the shipped Caddyfile in front of the upstream,
+// signing with key and publishing published.
+func upstreamGateway(t *testing.T, port, health, upstream int, key string, published ...string) *gateway {
+	t.Helper()
+	return start(t, "Caddyfile", port, true, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port), fmt.Sprintf("OBGW_HEALTH_PORT=%d", health),
+		"OBGW_BACKEND=upstream", fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", upstream), "OBGW_UPSTREAM_PATH_PREFIX=/bank",
+		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key, "OBGW_CONTEXT_PUBLISHED_KEY_FILES="+strings.Join(published, " "),
+		"OBGW_CONTEXT_AUDIENCE=bank-api")
+}
+
+// seen is what the Node upstream says it verified.
+type seen struct {
+	KID, Alg, TPP, PSUID, RequestID, Path, Error string
+	Roles                                        []string
+}
+
+func decodeSeen(t *testing.T, body []byte) seen {
+	t.Helper()
+	var s seen
+	var raw map[string]any
+	if err := json.Unmarshal(body, &raw); err != nil {
+		t.Fatalf("upstream answer %s: %v", body, err)
+	}
+	str := func(k string) string { v, _ := raw[k].(string); return v }
+	s.KID, s.Alg, s.TPP, s.PSUID, s.RequestID, s.Path, s.Error = str("kid"), str("alg"), str("tpp"), str("psuId"), str("requestId"), str("path"), str("error")
+	if rs, ok := raw["roles"].([]any); ok {
+		for _, r := range rs {
+			s.Roles = append(s.Roles, fmt.Sprint(r))
+		}
+	}
+	return s
+}
+
+func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
+	dir := t.TempDir()
+	keyA, a := edKeyFile(t, dir, "a.pem")
+	keyB, b := edKeyFile(t, dir, "b.pem")
+	_, stranger := edKeyFile(t, dir, "c.pem")
+	port, health, upstreamPort := freePort(t), freePort(t), freePort(t)
+	jwksURL := fmt.Sprintf("http://127.0.0.1:%d/.well-known/jwks.json", health)
+	node := startNodeUpstream(t, upstreamPort, jwksURL, "bank-api", "/bank")
+	g := upstreamGateway(t, port, health, upstreamPort, keyA)
+
+	through := func(wantKID string) {
+		t.Helper()
+		psu := uuid.NewString()
+		req := newRequest(t, g, http.MethodGet, "/v1/accounts?withBalance=true", nil)
+		req.Header.Set("PSU-ID", psu)
+		req.Header.Set("TPP-Session-ID", uuid.NewString())
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
+		if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := send(t, client(nil), req)
+		s := decodeSeen(t, got.body)
+		if got.status != 200 || s.KID != wantKID || s.Alg != "EdDSA" || s.TPP != "PSDNO-FSA-987654321" || s.PSUID != psu ||
+			s.RequestID != req.Header.Get("X-Request-ID") || s.Path != "/bank/v1/accounts?withBalance=true" {
+			t.Fatalf("through the gateway: %d %s: want the Node upstream to have verified kid %s, the TPP, the PSU-ID and the request\n%s", got.status, got.body, wantKID, g.logs())
+		}
+	}
+	through(a.KeyID())
+
+	// The JWKS is on the internal listener only.
+	resp, err := http.Get(jwksURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(body), a.KeyID()) || strings.Contains(string(body), `"d"`) {
+		t.Fatalf("JWKS: %d %s", resp.StatusCode, body)
+	}
+	if resp, err := client(nil).Get("https://" + g.addr + "/.well-known/jwks.json"); err != nil || resp.StatusCode != 404 {
+		t.Fatalf("the JWKS on the TPP listener: %v %v", resp, err)
+	}
+
+	// Straight to the upstream (as the gateway, with its client
+	// certificate): every token the contract says to refuse is refused.
+	gw := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{
+		RootCAs: tlsRoots, Certificates: []tls.Certificate{pki.Gateway.TLSCertificate()}}}}
+	direct := func(name string, key *tppcontext.SigningKey, aud string, issued time.Time, edit func(string) string) seen {
+		t.Helper()
+		iss, err := tppcontext.NewIssuer(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: uuid.NewString(), Method: "GET", Path: "/v1/accounts"}
+		tok, _ := iss.WithAudience(aud).Issue(c, issued)
+		if edit != nil {
+			tok = edit(tok)
+		}
+		req, _ := http.NewRequest(http.MethodGet, fmt.Sprintf("https://localhost:%d/bank/v1/accounts", upstreamPort), nil)
+		req.Header.Set(tppcontext.Header, tok)
+		req.Header.Set("X-Request-ID", c.RequestID)
+		resp, err := gw.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		s := decodeSeen(t, b)
+		s.Error = fmt.Sprintf("%d %s", resp.StatusCode, s.Error)
+		return s
+	}
+	now := time.Now()
+	if s := direct("a good token", a, "bank-api", now, nil); !strings.HasPrefix(s.Error, "200") {
+		t.Fatalf("a good token straight to the upstream: %s", s.Error)
+	}
+	for _, c := range []struct {
+		name string
+		key  *tppcontext.SigningKey
+		aud  string
+		at   time.Time
+		edit func(string) string
+		want string
+	}{
+		{"expired", a, "bank-api", now.Add(-2 * time.Minute), nil, "ERR_JWT_EXPIRED"},
+		{"another audience", a, "someone-else", now, nil, "ERR_JWT_CLAIM_VALIDATION_FAILED"},
+		{"a key not published", stranger, "bank-api", now, nil, "ERR_JWKS_NO_MATCHING_KEY"},
+		{"tampered", a, "bank-api", now, func(tok string) string {
+			p := strings.Split(tok, ".")
+			return p[0] + "." + strings.Replace(p[1], p[1][10:14], "AAAA", 1) + "." + p[2]
+		}, "401"},
+	} {
+		if s := direct(c.name, c.key, c.aud, c.at, c.edit); !strings.HasPrefix(s.Error, "401") || !strings.Contains(s.Error, c.want) {
+			t.Errorf("%s token straight to the upstream: %s, want 401 %s", c.name, s.Error, c.want)
+		}
+	}
+	if resp, err := (&http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: tlsRoots}}}).Get(
+		fmt.Sprintf("https://localhost:%d/bank/v1/accounts", upstreamPort)); err == nil {
+		resp.Body.Close()
+		t.Fatalf("the upstream answered a client without the gateway's certificate: %d", resp.StatusCode)
+	}
+
+	// Rotation: B is published first (A still signs), then B signs and A
+	// stays published while tokens it signed may be in flight.
+	_ = g.cmd.Process.Kill()
+	g = upstreamGateway(t, port, health, upstreamPort, keyA, keyB)
+	through(a.KeyID())
+	_ = g.cmd.Process.Kill()
+	g = upstreamGateway(t, port, health, upstreamPort, keyB, keyA)
+	through(b.KeyID())
+	if s := direct("a token of the retiring key", a, "bank-api", time.Now(), nil); !strings.HasPrefix(s.Error, "200") {
+		t.Fatalf("a token of the retiring key: %s", s.Error)
+	}
+
+	// The upstream down: a Berlin Group 503, not Caddy's page.
+	_ = node.Process.Kill()
+	_ = node.Wait()
+	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	req.Header.Set("PSU-ID", uuid.NewString())
+	req.Header.Set("TPP-Session-ID", uuid.NewString())
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, client(nil), req); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
+		t.Fatalf("upstream down: %d %s", got.status, got.body)
+	}
+}
