@@ -63,7 +63,7 @@ staticcheck:
 validate: build
 	@set -e; for env in "OBGW_ENV=sandbox" \
 	  "OBGW_SCA_OIDC_ISSUER=https://idp.bank.example OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=x" \
-	  "OBGW_BACKEND=proxy"; do \
+	  "OBGW_BACKEND=proxy" "OBGW_BACKEND=upstream"; do \
 	  out=$$(env $$env $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1) || { echo "validate ($$env):"; echo "$$out"; exit 1; }; \
 	  echo "validate ($$env): $$(echo "$$out" | tail -n 1)"; \
 	done
