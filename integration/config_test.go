@@ -15,7 +15,8 @@ func TestCRLFileOptional(t *testing.T) {
 		cmd := exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
 		cmd.Dir = repoRoot
 		cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir())
-		cmd.Env = append(cmd.Env, env...)
+		// A production deployment, with its identity provider.
+		cmd.Env = append(append(cmd.Env, productionIdPEnv()...), env...)
 		out, err := cmd.CombinedOutput()
 		return string(out), err
 	}
