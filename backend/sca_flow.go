@@ -88,7 +88,7 @@ func (s *Server) newFlow(r *http.Request, c *tppcontext.Context, purpose, resour
 		sessionID = "bank-" + token[:22]
 	}
 	return &store.SCAFlow{
-		TPP: c.TPP, TPPSessionID: sessionID, RedirectURI: redirect,
+		TPP: c.TPP, TPPName: c.TPPName, TPPSessionID: sessionID, RedirectURI: redirect,
 		Purpose: purpose, ResourceID: resourceID, State: store.FlowPending,
 		CSRF: token, ExpiresAt: now.Add(FlowLifetime),
 		// "false triggers biometric authentication in the bank's mobile

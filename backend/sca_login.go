@@ -361,7 +361,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 	w.WriteHeader(http.StatusServiceUnavailable)
-	_ = unavailableTemplate.Execute(w, struct{ TPP, Back string }{f.TPP, back.String()})
+	_ = unavailableTemplate.Execute(w, struct{ TPP, Back string }{tppName(f), back.String()})
 }
 
 var unavailableTemplate = template.Must(template.New("unavailable").Parse(`<!doctype html>

@@ -133,10 +133,7 @@ func step(f *store.SCAFlow) string {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
-	v := scaView{Title: "Authorise access", TPP: f.TPP, Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
-	// The flow names the TPP by its organisation identifier: its
-	// registered name is in the gateway's context token, which the flow
-	// does not keep.
+	v := scaView{Title: "Authorise access", TPP: tppName(f), Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
 	switch f.Purpose {
 	case PurposePayment:
 		v.Title, v.Asks, v.Payments = "Approve a payment", "asks you to approve a payment", true
@@ -186,6 +183,16 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' "+origin(f.RedirectURI)+"; frame-ancestors 'self'")
 	h.Set("Referrer-Policy", "no-referrer")
 	_ = scaTemplate.Execute(w, v)
+}
+
+// tppName is how the PSU's pages name the flow's TPP: its registered
+// name, else (a flow stored before names were kept) its organisation
+// identifier.
+func tppName(f *store.SCAFlow) string {
+	if f.TPPName != "" {
+		return f.TPPName
+	}
+	return f.TPP
 }
 
 // origin returns scheme://host[:port] of a redirect URI for a CSP source

@@ -12,7 +12,8 @@ import (
 // TestSCAPageSaysWhatIsApproved (issue 19): the SCA page of a payment, a
 // basket or a cancellation says what is approved (amount, creditor, date)
 // under a title that says so from its first step, the identify step, and
-// on the next; only a consent's page asks for access to the accounts.
+// on the next; only a consent's page asks for access to the accounts. The
+// TPP is named as the register names it (stored flows and sealed links).
 func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		date := h.clk.now().AddDate(0, 0, 7).Format(time.DateOnly)
@@ -39,7 +40,7 @@ func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 		}{
 			{"payment", func() string {
 				return link(201, pay("250.00", `,"requestedExecutionDate":"`+date+`"`))
-			}, []string{"<h1>Approve a payment</h1>", "asks you to approve a payment", "NOK 250.00 to Mottaker AS (" + olaIBAN + ") from " + kariIBAN + ", " + date}, []string{"access to your accounts"}},
+			}, []string{"<h1>Approve a payment</h1>", "Test TPP AS asks you to approve a payment", "NOK 250.00 to Mottaker AS (" + olaIBAN + ") from " + kariIBAN + ", " + date}, []string{"access to your accounts"}},
 			{"basket", func() string {
 				a, b := pay("5.00", ""), pay("7.00", "")
 				status, body, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "w", psuID: basketPSU, psuPresent: true,
@@ -54,7 +55,11 @@ func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 			{"consent", func() string {
 				status, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "w"})
 				return link(status, b)
-			}, []string{"<h1>Authorise access</h1>", "asks for access to your accounts"}, []string{`id="payments"`}},
+			}, []string{"<h1>Authorise access</h1>", "Test TPP AS asks for access to your accounts"}, []string{`id="payments"`, "PSDNO-FSA"}},
+			{"sealed link of a request without consent", func() string {
+				status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "w", psuPresent: true})
+				return link(status, b)
+			}, []string{"Test TPP AS asks for access to your accounts"}, []string{"PSDNO-FSA"}},
 			{"PSU-ID alone", func() string {
 				status, b, _ := h.call(tppCall{method: "GET", path: "/v1/user", sid: "w", psuPresent: true})
 				return link(status, b)

@@ -34,10 +34,11 @@ const sealedBase = "/v1/sca/s/"
 // bounds (TPP-Redirect-URI 1024 bytes, TPP-Session-ID 128) fit.
 const maxSealedBytes = 2048
 
-// sealVersion is the first byte of a sealed flow's plain text. Version 2
-// ends with a byte of flags (sealAppPreferred); version 1, which links
-// made before it still carry, has none.
-const sealVersion = 2
+// sealVersion is the first byte of a sealed flow's plain text. Version 3
+// ends with a byte of flags (sealAppPreferred) and the TPP's registered
+// name; version 2 with the flags only; version 1, which links made before
+// them still carry, with neither.
+const sealVersion = 3
 
 // sealAppPreferred flags a flow whose TPP preferred the bank's app.
 const sealAppPreferred = 1
@@ -189,6 +190,8 @@ func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
 		flags |= sealAppPreferred
 	}
 	plain = append(plain, flags)
+	plain = binary.AppendUvarint(plain, uint64(len(f.TPPName)))
+	plain = append(plain, f.TPPName...)
 	return k.sealPlain(ctx, plain)
 }
 
@@ -236,7 +239,7 @@ func (k *sealer) openPlain(ctx context.Context, token string) ([]byte, bool) {
 // or sealed with a key no longer kept). Expiry is the caller's to check.
 func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) {
 	plain, ok := k.openPlain(ctx, token)
-	if !ok || len(plain) < 9 || (plain[0] != sealVersion && plain[0] != 1) {
+	if !ok || len(plain) < 9 || plain[0] < 1 || plain[0] > sealVersion {
 		return nil, false
 	}
 	f := &store.SCAFlow{State: store.FlowPending, ExpiresAt: time.UnixMicro(int64(binary.BigEndian.Uint64(plain[1:9]))).UTC()}
@@ -248,11 +251,18 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 		}
 		*dst, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
 	}
-	if plain[0] == sealVersion {
-		if len(rest) != 1 {
+	if plain[0] >= 2 {
+		if len(rest) < 1 {
 			return nil, false
 		}
 		f.AppPreferred, rest = rest[0]&sealAppPreferred != 0, rest[1:]
+	}
+	if plain[0] >= 3 {
+		l, w := binary.Uvarint(rest)
+		if w <= 0 || l > uint64(len(rest)-w) {
+			return nil, false
+		}
+		f.TPPName, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
 	}
 	if len(rest) != 0 {
 		return nil, false

@@ -95,8 +95,9 @@ type tppCall struct {
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	h.t.Helper()
+	var tppName string // the register's name of the default TPP
 	if c.tpp == "" {
-		c.tpp = "PSDNO-FSA-987654321"
+		c.tpp, tppName = "PSDNO-FSA-987654321", "Test TPP AS"
 	}
 	var rd io.Reader
 	if c.body != "" {
@@ -122,7 +123,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 		req.Header.Set("PSU-Corporate-ID", c.corporateID)
 	}
 	if !c.noToken {
-		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
+		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, TPPName: tppName, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
 			Method: c.method, Path: req.URL.Path,
 			PSUID: c.psuID, PSUCorporateID: c.corporateID, PSUPresent: c.psuPresent}, h.clk.now())
 		if err != nil {

@@ -162,6 +162,9 @@ type SCAFlow struct {
 	ID string
 	// TPP is the organizationIdentifier of the TPP that started it.
 	TPP string
+	// TPPName is that TPP's registered name (from the gateway's context
+	// token), which the PSU's pages show; empty when unknown.
+	TPPName string
 	// TPPSessionID is the TPP-Session-ID of the triggering request.
 	TPPSessionID string
 	// RedirectURI is the TPP-Redirect-URI of the triggering request.

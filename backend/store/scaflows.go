@@ -9,7 +9,7 @@ import (
 
 // scaFlowColumns are the columns scanSCAFlow reads, in its order.
 const scaFlowColumns = `id, tpp, tpp_session_id, redirect_uri, purpose, resource_id, state, csrf,
-	customer_id, context, agreement_id, created_at, expires_at, session_hash, bind_key, identify_attempts, outcome, app_preferred, login_state, login`
+	customer_id, context, agreement_id, created_at, expires_at, session_hash, bind_key, identify_attempts, outcome, app_preferred, login_state, login, tpp_name`
 
 // checkSCAFlow validates what the schema constrains.
 func checkSCAFlow(f *SCAFlow) error {
@@ -36,10 +36,10 @@ func (s *sqlStore) CreateSCAFlow(ctx context.Context, f *SCAFlow) error {
 		id = newID()
 	}
 	_, err := s.exec(ctx, "create sca flow", `INSERT INTO sca_flows (`+scaFlowColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, 0, $16, $17, $18, $19, $20)`,
 		id, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID, state, f.CSRF,
 		optRef(f.CustomerID), f.Context, optRef(f.AgreementID), s.d.instant(now), s.d.instant(f.ExpiresAt),
-		f.SessionHash, f.BindKey, f.Outcome, f.AppPreferred, f.LoginState, f.Login)
+		f.SessionHash, f.BindKey, f.Outcome, f.AppPreferred, f.LoginState, f.Login, f.TPPName)
 	if err != nil {
 		return err
 	}
@@ -54,7 +54,7 @@ func (s *sqlStore) GetSCAFlow(ctx context.Context, id string) (*SCAFlow, error) 
 		Scan(&f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID, &f.State, &f.CSRF,
 			optString{&f.CustomerID}, &f.Context, optString{&f.AgreementID},
 			instantScan{&f.CreatedAt}, instantScan{&f.ExpiresAt}, &f.SessionHash, &f.BindKey, &f.IdentifyAttempts, &f.Outcome,
-			&f.AppPreferred, &f.LoginState, &f.Login)
+			&f.AppPreferred, &f.LoginState, &f.Login, &f.TPPName)
 	if err != nil {
 		return nil, s.fail("get sca flow", err)
 	}
@@ -76,11 +76,11 @@ func (s *sqlStore) UpdateSCAFlow(ctx context.Context, f *SCAFlow, from string) e
 	n, err := s.exec(ctx, op, `UPDATE sca_flows SET tpp = $3, tpp_session_id = $4, redirect_uri = $5,
 			purpose = $6, resource_id = $7, state = $8, csrf = $9, customer_id = $10, context = $11,
 			agreement_id = $12, expires_at = $13, session_hash = $14, bind_key = $15, outcome = $16,
-			app_preferred = $17, login_state = $18, login = $19
+			app_preferred = $17, login_state = $18, login = $19, tpp_name = $20
 		WHERE id = $1 AND state = $2 AND (session_hash = '' OR session_hash = $14)`,
 		f.ID, from, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID, f.State, f.CSRF,
 		optRef(f.CustomerID), f.Context, optRef(f.AgreementID), s.d.instant(f.ExpiresAt), f.SessionHash, f.BindKey, f.Outcome,
-		f.AppPreferred, f.LoginState, f.Login)
+		f.AppPreferred, f.LoginState, f.Login, f.TPPName)
 	if err != nil {
 		return err
 	}

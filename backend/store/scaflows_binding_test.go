@@ -161,7 +161,7 @@ func TestSCAFlowMigration5(t *testing.T) {
 		s := db.open(t).(*sqlStore)
 		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
 		// Put the table back as migrations 1-4 made it, with a flow in it
-		// (migration 11 then adds its columns again).
+		// (migrations 11 and 12 then add their columns again).
 		var v4 string
 		for _, stmt := range migrations[0].stmts {
 			if strings.Contains(stmt, "CREATE TABLE sca_flows (") {
@@ -170,7 +170,7 @@ func TestSCAFlowMigration5(t *testing.T) {
 		}
 		expires := time.Date(2025, 3, 1, 12, 15, 0, 0, time.UTC)
 		for _, stmt := range []string{`DROP TABLE sca_flows`, s.d.ddl(v4),
-			`DELETE FROM schema_migrations WHERE version IN (5, 11)`} {
+			`DELETE FROM schema_migrations WHERE version IN (5, 11, 12)`} {
 			if _, err := s.db.ExecContext(ctx, stmt); err != nil {
 				t.Fatalf("%s: %v", stmt, err)
 			}
@@ -206,13 +206,13 @@ func TestSCAFlowMigration5(t *testing.T) {
 func TestSCAFlowLogin(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db testDB) {
 		s1, s2 := db.open(t), db.open(t)
-		f := &SCAFlow{TPP: "PSDNO-FSA-111111111", Purpose: "consent", CSRF: "x", AppPreferred: true}
+		f := &SCAFlow{TPP: "PSDNO-FSA-111111111", TPPName: "Test TPP AS", Purpose: "consent", CSRF: "x", AppPreferred: true}
 		wantErr(t, "CreateSCAFlow", s1.CreateSCAFlow(ctx, f), nil)
 		f.LoginState, f.Login = "hash-1", `{"nonce":"n1"}`
 		wantErr(t, "UpdateSCAFlow", s1.UpdateSCAFlow(ctx, f, FlowPending), nil)
 		got, err := s2.GetSCAFlow(ctx, f.ID)
 		wantErr(t, "GetSCAFlow", err, nil)
-		if !got.AppPreferred || got.LoginState != "hash-1" || got.Login != f.Login {
+		if !got.AppPreferred || got.LoginState != "hash-1" || got.Login != f.Login || got.TPPName != "Test TPP AS" {
 			t.Fatalf("stored flow %+v: want AppPreferred, LoginState hash-1, Login %s", got, f.Login)
 		}
 		// A second login replaces the first: the first's state is dead.

@@ -345,4 +345,12 @@ var migrations = []migration{{
 		`ALTER TABLE sca_flows ADD COLUMN login_state TEXT NOT NULL DEFAULT ''`,
 		`ALTER TABLE sca_flows ADD COLUMN login TEXT NOT NULL DEFAULT ''`,
 	},
+}, {
+	version: 12,
+	name:    "SCA flows: the TPP's registered name",
+	// The PSU's pages name the TPP as the register does, not by its
+	// organisation identifier.
+	stmts: []string{
+		`ALTER TABLE sca_flows ADD COLUMN tpp_name TEXT NOT NULL DEFAULT ''`,
+	},
 }}
