@@ -1,6 +1,7 @@
 package caddymodule
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -92,7 +93,9 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "registry_max_stale":
 			a.RegistryMaxStale, err = parseDuration(arg)
 		case "cert_cache_size":
-			a.CertCacheSize, err = strconv.Atoi(arg)
+			if a.CertCacheSize, err = strconv.Atoi(arg); err != nil || a.CertCacheSize < 1 {
+				err = fmt.Errorf("%q is not a whole number of 1 or more", arg)
+			}
 		case "cert_cache_ttl":
 			a.CertCacheTTL, err = parseDuration(arg)
 		case "clock_skew":
@@ -106,9 +109,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		case "context_audience":
 			a.ContextAudience = arg
 		case "body_memory":
-			var n uint64
-			n, err = humanize.ParseBytes(arg)
-			a.BodyMemory = int64(n)
+			a.BodyMemory, err = parseSize(arg)
 		case "environment":
 			a.Environment = arg
 		case "redis_url":
@@ -128,13 +129,28 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			return d.Errf("unknown obgw option %q", name)
 		}
 		if err != nil {
-			return d.Errf("%s: %v", name, err)
+			return d.Errf("obgw %s: %v", name, err)
 		}
 	}
 	return nil
 }
 
+// parseDuration reads a duration option's value; its error names the
+// value and the form wanted (the caller names the option).
 func parseDuration(s string) (caddy.Duration, error) {
 	d, err := caddy.ParseDuration(s)
-	return caddy.Duration(d), err
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: write it as 30s, 10m or 1h", s)
+	}
+	return caddy.Duration(d), nil
+}
+
+// parseSize reads a size option's value, as humanize does; its error
+// names the value and the form wanted.
+func parseSize(s string) (int64, error) {
+	n, err := humanize.ParseBytes(s)
+	if err != nil || n > 1<<50 {
+		return 0, fmt.Errorf("%q is not a size: write it as 64KiB, 16MiB or 1GB", s)
+	}
+	return int64(n), nil
 }

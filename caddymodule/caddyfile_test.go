@@ -255,3 +255,31 @@ func TestUnmarshalFixes(t *testing.T) {
 		t.Fatal("fix without default-since accepted")
 	}
 }
+
+// TestCaddyfileErrorsSayWhatIsWanted (issue 19): a wrong value is named
+// with its directive and the form wanted.
+func TestCaddyfileErrorsSayWhatIsWanted(t *testing.T) {
+	for _, c := range []struct {
+		parse func(*caddyfile.Dispenser) error
+		input string
+		want  []string
+	}{
+		{func(d *caddyfile.Dispenser) error { return new(Verify).UnmarshalCaddyfile(d) }, "obgw_verify {\nmax_body sixteen\n}",
+			[]string{"obgw_verify max_body", `"sixteen"`, "64KiB"}},
+		{func(d *caddyfile.Dispenser) error { return new(Verify).UnmarshalCaddyfile(d) }, "obgw_verify {\nbody_timeout soon\n}",
+			[]string{"obgw_verify body_timeout", `"soon"`, "30s"}},
+		{func(d *caddyfile.Dispenser) error { return new(App).UnmarshalCaddyfile(d) }, "obgw {\nbody_memory lots\n}",
+			[]string{"obgw body_memory", `"lots"`, "16MiB"}},
+		{func(d *caddyfile.Dispenser) error { return new(App).UnmarshalCaddyfile(d) }, "obgw {\nregistry_ttl long\n}",
+			[]string{"obgw registry_ttl", `"long"`, "10m"}},
+		{func(d *caddyfile.Dispenser) error { return new(App).UnmarshalCaddyfile(d) }, "obgw {\ncert_cache_size many\n}",
+			[]string{"obgw cert_cache_size", `"many"`, "whole number"}},
+	} {
+		err := c.parse(caddyfile.NewTestDispenser(c.input))
+		for _, w := range c.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%q: %v, want it to say %s", c.input, err, w)
+			}
+		}
+	}
+}

@@ -1,11 +1,11 @@
 package caddymodule
 
 import (
+	"strconv"
+
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
-	"github.com/dustin/go-humanize"
-	"strconv"
 )
 
 func init() {
@@ -69,11 +69,11 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			if !d.AllArgs(&s) {
 				return d.ArgErr()
 			}
-			n, err := humanize.ParseBytes(s)
+			n, err := parseSize(s)
 			if err != nil {
-				return d.Errf("max_body: %v", err)
+				return d.Errf("obgw_verify max_body: %v", err)
 			}
-			v.MaxBody = int64(n)
+			v.MaxBody = n
 		case "body_timeout":
 			var s string
 			if !d.AllArgs(&s) {
@@ -81,7 +81,7 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			dur, err := parseDuration(s)
 			if err != nil {
-				return d.Errf("body_timeout: %v", err)
+				return d.Errf("obgw_verify body_timeout: %v", err)
 			}
 			v.BodyTimeout = dur
 		case "mode":
@@ -118,7 +118,7 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			n, err := strconv.Atoi(s)
 			if err != nil || n < 1 {
-				return d.Errf("log_sample_reads: %q is not a whole number of 1 or more", s)
+				return d.Errf("obgw_verify log_sample_reads: %q is not a whole number of 1 or more", s)
 			}
 			v.LogSampleReads = n
 		case "redirect_http_localhost":
