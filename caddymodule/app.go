@@ -110,12 +110,13 @@ type App struct {
 	// the JSON configuration.
 	RedisURL string `json:"redis_url,omitempty"`
 
-	verifier   *gateway.Verifier
-	contextKey []byte
-	signingKey *tppcontext.SigningKey // context_signing_key_file's
-	jwks       jose.JSONWebKeySet     // the signing and published keys
-	slog       *slog.Logger
-	jobs       *jobs
+	verifier    *gateway.Verifier
+	contextKey  []byte
+	signingKey  *tppcontext.SigningKey // context_signing_key_file's
+	listenCheck *time.Timer            // warnSharedListeners, once after Start
+	jwks        jose.JSONWebKeySet     // the signing and published keys
+	slog        *slog.Logger
+	jobs        *jobs
 	// backendOnly: no qtsp_cas and no registry, as in a backend-only
 	// process without obgw global options; the app runs background work
 	// and verifies nothing (obgw_verify refuses to provision).
@@ -295,13 +296,31 @@ func (a *App) Cleanup() error {
 // asked for (jobs.go).
 func (a *App) Start() error {
 	a.jobs.start(a)
+	a.listenCheck = time.AfterFunc(listenCheckDelay, a.warnSharedListeners)
 	return nil
 }
 
 // Stop ends the background work.
 func (a *App) Stop() error {
 	a.jobs.stop()
+	if a.listenCheck != nil {
+		a.listenCheck.Stop()
+	}
 	return nil
+}
+
+// listenCheckDelay is how long after starting the listeners are checked:
+// Caddy's servers start beside this app, in no set order.
+const listenCheckDelay = 2 * time.Second
+
+// warnSharedListeners says, at error level, when another process listens
+// on a port this one does (listen_check.go): the kernel then splits the
+// connections between the two.
+func (a *App) warnSharedListeners() {
+	for _, p := range sharedListeners("/proc") {
+		a.slog.Error("another process listens on a port this obgw serves: the kernel splits connections between them (SO_REUSEPORT); "+
+			"stop one, or give each its own OBGW_LISTEN and OBGW_HEALTH_PORT", "shared", p.String())
+	}
 }
 
 // Verifier returns the shared verification pipeline.

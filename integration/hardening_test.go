@@ -439,3 +439,24 @@ func TestOneBatchSchedulerPerProcess(t *testing.T) {
 		t.Fatalf("%d batch schedulers after a reload, want 1", n)
 	}
 }
+
+// TestWarnsWhenThePortIsServedTwice (issue 19): a second obgw started on
+// the port another one serves binds beside it (Caddy's listeners use
+// SO_REUSEPORT) and says so at error level, naming the port and the other
+// process, rather than silently splitting the TPPs' connections.
+func TestWarnsWhenThePortIsServedTwice(t *testing.T) {
+	port := freePort(t)
+	first := start(t, "Caddyfile", port, true, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port))
+	second := start(t, "Caddyfile", port, true, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port))
+	want := fmt.Sprintf("port %d (pid %d)", port, first.cmd.Process.Pid)
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(second.logs(), want) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the second obgw on port %d did not warn naming %q:\n%s", port, want, second.logs())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !strings.Contains(second.logs(), `"level":"error"`) || !strings.Contains(second.logs(), "another process listens on a port this obgw serves") {
+		t.Fatalf("the warning is not at error level:\n%s", second.logs())
+	}
+}
