@@ -18,34 +18,58 @@ func tracing(ctx context.Context) bool {
 	return trace.SpanFromContext(ctx).IsRecording()
 }
 
-// emitSpans records one child span per check that ran, under the request's
-// span and through that span's own TracerProvider, with the check's
-// decision and the TPP's organizationIdentifier as attributes. The spans
-// are made after the fact from the pipeline's timings, so verification
-// itself carries no tracing cost beyond reading the clock between checks.
-func emitSpans(ctx context.Context, out *gateway.Outcome) {
+// Attribute keys of the check spans. Values are names, decisions, modes,
+// the TPP's organizationIdentifier and Berlin Group codes: never a PSU
+// identifier, a header value, a signature or a certificate.
+const (
+	attrCheck    = attribute.Key("obgw.check")
+	attrDecision = attribute.Key("obgw.decision")
+	attrMode     = attribute.Key("obgw.mode")
+	attrTPP      = attribute.Key("obgw.tpp")
+	attrError    = attribute.Key("obgw.error")
+)
+
+// emitSpans records one child span obgw.<check> per check that ran, under
+// the request's span and through that span's own TracerProvider (Caddy's
+// tracing handler sets no global one), with the check, its decision, its
+// mode under policy p, the TPP's organizationIdentifier and, on the check
+// that refused the request, the error code. The spans are made after the
+// fact from the pipeline's timings, laid end to end from out.Start, so
+// verification itself carries no tracing cost beyond reading the clock
+// between checks; the check that stopped the pipeline lasts until out.End.
+// Spans of the services a check calls (Redis) are therefore siblings of
+// the check's span, within its time, not its children.
+func emitSpans(ctx context.Context, out *gateway.Outcome, p *gateway.Policy) {
+	if out.Start.IsZero() {
+		return // not timed: no span was recording
+	}
 	parent := trace.SpanFromContext(ctx)
-	if !parent.IsRecording() || out.Start.IsZero() {
+	if !parent.IsRecording() {
 		return
 	}
 	tracer := parent.TracerProvider().Tracer(tracerName)
 	at := out.Start
 	for _, c := range gateway.Checks() {
 		d := out.Decision(c)
-		if d == gateway.DecisionNone {
-			continue
+		if d == gateway.DecisionNone || d == gateway.DecisionSkip {
+			continue // did not run
 		}
-		end := at.Add(out.Timings[c])
-		_, span := tracer.Start(ctx, "obgw."+c.String(), trace.WithTimestamp(at), trace.WithSpanKind(trace.SpanKindInternal))
-		attrs := []attribute.KeyValue{attribute.String("obgw.decision", d.String())}
+		start := at
+		at = at.Add(out.Timings[c])
+		end := at
+		if d == gateway.DecisionFail && end.Before(out.End) {
+			end = out.End
+		}
+		attrs := make([]attribute.KeyValue, 0, 5)
+		attrs = append(attrs, attrCheck.String(c.String()), attrDecision.String(d.String()), attrMode.String(p.Modes[c].String()))
 		if out.TPP != "" {
-			attrs = append(attrs, attribute.String("obgw.tpp", out.TPP))
+			attrs = append(attrs, attrTPP.String(out.TPP))
 		}
 		if d == gateway.DecisionFail && out.Err != nil {
-			attrs = append(attrs, attribute.String("obgw.error", out.Err.Code))
+			attrs = append(attrs, attrError.String(out.Err.Code))
 		}
-		span.SetAttributes(attrs...)
+		_, span := tracer.Start(ctx, "obgw."+c.String(), trace.WithTimestamp(start),
+			trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 		span.End(trace.WithTimestamp(end))
-		at = end
 	}
 }

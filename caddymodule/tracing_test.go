@@ -19,43 +19,73 @@ func TestEmitSpans(t *testing.T) {
 	if !tracing(ctx) {
 		t.Fatal("a recording span not seen")
 	}
-	out := &gateway.Outcome{TPP: "PSDNO-FSA-987654321", Start: time.Now()}
+	start := time.Now()
+	out := &gateway.Outcome{TPP: "PSDNO-FSA-987654321", Start: start, End: start.Add(50 * time.Microsecond)}
 	out.Decisions[gateway.CheckHygiene] = gateway.DecisionPass
+	out.Decisions[gateway.CheckDate] = gateway.DecisionReport
+	out.Decisions[gateway.CheckQWAC] = gateway.DecisionSkip
 	out.Decisions[gateway.CheckSignature] = gateway.DecisionFail
 	out.Timings[gateway.CheckHygiene] = 2 * time.Microsecond
-	out.Timings[gateway.CheckSignature] = 30 * time.Microsecond
+	out.Timings[gateway.CheckDate] = 3 * time.Microsecond
 	out.Err = bgerror.New(bgerror.CodeSignatureInvalid, "x")
-	emitSpans(ctx, out)
+	var p gateway.Policy
+	p.Modes[gateway.CheckDate] = gateway.ModeReportOnly
+	emitSpans(ctx, out, &p)
 	parent.End()
 
-	spans := rec.Ended()
-	if len(spans) != 3 {
-		t.Fatalf("%d spans", len(spans))
-	}
 	byName := map[string]sdktrace.ReadOnlySpan{}
-	for _, s := range spans {
+	for _, s := range rec.Ended() {
 		byName[s.Name()] = s
 	}
-	sig := byName["obgw.signature"]
-	if sig == nil || sig.Parent().SpanID() != parent.SpanContext().SpanID() {
-		t.Fatalf("signature span missing or not a child: %v", byName)
+	if len(byName) != 4 || byName["obgw.qwac"] != nil {
+		t.Fatalf("spans %v: want request, hygiene, date and signature (a skipped check did not run)", byName)
 	}
-	attrs := map[string]string{}
-	for _, a := range sig.Attributes() {
-		attrs[string(a.Key)] = a.Value.AsString()
+	attrs := func(s sdktrace.ReadOnlySpan) map[string]string {
+		m := map[string]string{}
+		for _, a := range s.Attributes() {
+			m[string(a.Key)] = a.Value.AsString()
+		}
+		return m
 	}
-	if attrs["obgw.decision"] != "fail" || attrs["obgw.tpp"] != "PSDNO-FSA-987654321" || attrs["obgw.error"] != "SIGNATURE_INVALID" {
-		t.Fatalf("attributes %v", attrs)
-	}
-	if d := sig.EndTime().Sub(sig.StartTime()); d != 30*time.Microsecond {
-		t.Fatalf("signature span lasted %s", d)
-	}
-	if byName["obgw.hygiene"].EndTime() != sig.StartTime() {
-		t.Fatal("spans are not laid end to end")
+	for _, tc := range []struct {
+		check, decision, mode, err string
+		start, end                 time.Duration
+	}{
+		{"hygiene", "pass", "enforce", "", 0, 2 * time.Microsecond},
+		{"date", "report", "report_only", "", 2 * time.Microsecond, 5 * time.Microsecond},
+		// The check that stopped the pipeline lasts until it stopped.
+		{"signature", "fail", "enforce", "SIGNATURE_INVALID", 5 * time.Microsecond, 50 * time.Microsecond},
+	} {
+		s := byName["obgw."+tc.check]
+		if s == nil || s.Parent().SpanID() != parent.SpanContext().SpanID() {
+			t.Fatalf("%s span missing or not a child of the request's: %v", tc.check, s)
+		}
+		want := map[string]string{"obgw.check": tc.check, "obgw.decision": tc.decision, "obgw.mode": tc.mode, "obgw.tpp": "PSDNO-FSA-987654321"}
+		if tc.err != "" {
+			want["obgw.error"] = tc.err
+		}
+		got := attrs(s)
+		if len(got) != len(want) {
+			t.Errorf("%s attributes %v, want %v", tc.check, got, want)
+		}
+		for k, v := range want {
+			if got[k] != v {
+				t.Errorf("%s attribute %s = %q, want %q", tc.check, k, got[k], v)
+			}
+		}
+		if s.StartTime() != start.Add(tc.start) || s.EndTime() != start.Add(tc.end) {
+			t.Errorf("%s span %s..%s, want %s..%s", tc.check, s.StartTime().Sub(start), s.EndTime().Sub(start), tc.start, tc.end)
+		}
 	}
 
 	// Without a recording span nothing is emitted and nothing is timed.
 	if tracing(context.Background()) {
 		t.Fatal("tracing without a span")
+	}
+	n := len(rec.Ended())
+	emitSpans(context.Background(), out, &p)
+	emitSpans(ctx, &gateway.Outcome{}, &p)
+	if len(rec.Ended()) != n {
+		t.Fatal("spans emitted without a recording span or timings")
 	}
 }

@@ -241,9 +241,11 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	if names, ok := caddyhttp.GetVar(r.Context(), "obgw.fixes").(string); ok && names != "" {
 		req.Fixes = strings.Split(names, ",")
 	}
+	req.Timed = tracing(r.Context())
 	out := v.verifier.Verify(r.Context(), &req, &v.policy)
 	v.metrics.observe(out, &v.policy, time.Since(start))
 	publish(r, out)
+	emitSpans(r.Context(), out, &v.policy)
 	if out.Err != nil {
 		out.Err.Write(w)
 		return nil

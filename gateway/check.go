@@ -96,6 +96,16 @@ const (
 	ModeReportOnly
 )
 
+var modeNames = [...]string{"enforce", "report_only"}
+
+// String returns the mode's name as configured: enforce or report_only.
+func (m Mode) String() string {
+	if int(m) < len(modeNames) {
+		return modeNames[m]
+	}
+	return "unknown"
+}
+
 // ParseMode parses "enforce" or "report_only".
 func ParseMode(s string) (Mode, bool) {
 	switch s {

@@ -151,10 +151,13 @@ type Outcome struct {
 	Token string
 	// Context is what the token carries.
 	Context tppcontext.Context
-	// Start and Timings are when verification began and how long each
-	// check took, when the request asked for them (Request.Timed).
+	// Start, Timings and End are when verification began, how long each
+	// check took and when the pipeline stopped, when the request asked for
+	// them (Request.Timed). The check that stopped the pipeline has no
+	// timing of its own: it ran until End.
 	Start   time.Time
 	Timings [numChecks]time.Duration
+	End     time.Time
 	// limitKey and reservation name the PSU-not-present call counted, for
 	// ReleaseLimit.
 	limitKey    string
@@ -220,6 +223,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	if k.on {
 		o.Start = time.Now()
 		k.last = o.Start
+		defer func() { o.End = time.Now() }()
 	}
 
 	// 1. Hygiene: sizes, syntax, formats, required headers.
@@ -265,13 +269,13 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	o.Context.CertSHA256 = entry.fingerprintHex
 
 	// 5. Registry and 6. role.
-	roles, stop := v.registryAndRole(ctx, id, h, p, o)
+	roles, stop := v.registryAndRole(ctx, id, h, p, o, &k)
 	if stop {
 		return
 	}
 	o.Roles = roles
 	o.Context.Roles = roles
-	k.lap(CheckRole) // register and role
+	k.lap(CheckRole)
 
 	// 7. QWAC over mTLS.
 	if d, e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e == nil && d == DecisionErrorAllowed {
@@ -401,8 +405,9 @@ func (v *Verifier) ReleaseLimit(ctx context.Context, o *Outcome) error {
 	return err
 }
 
-// registryAndRole looks the TPP up and checks the route's role.
-func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, h http.Header, p *Policy, o *Outcome) (roles []string, stop bool) {
+// registryAndRole looks the TPP up and checks the route's role, lapping k
+// between the two.
+func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, h http.Header, p *Policy, o *Outcome, k *clock) (roles []string, stop bool) {
 	roles = id.Roles
 	entry, err := v.cfg.Registry.Lookup(ctx, id.OrganizationIdentifier)
 	switch {
@@ -434,6 +439,7 @@ func (v *Verifier) registryAndRole(ctx context.Context, id *eidas.Identity, h ht
 			o.Context.TPPName = entry.Name
 		}
 	}
+	k.lap(CheckRegistry)
 	// A route that names no role still wants one: a TPP whose certificate
 	// and register grant no PSD2 role in common may use nothing.
 	if (p.RequiredRole == "" && len(roles) > 0) || slices.Contains(roles, p.RequiredRole) {

@@ -404,6 +404,23 @@ func TestVerifyTimesChecksOnlyWhenAsked(t *testing.T) {
 	if o.Err != nil || o.Start.IsZero() || o.Timings[CheckSignature] <= 0 {
 		t.Fatalf("timings %v %v", o.Timings, o.Err)
 	}
+	var sum time.Duration
+	for _, d := range o.Timings {
+		sum += d
+	}
+	if o.End.Before(o.Start.Add(sum)) {
+		t.Fatalf("the pipeline ended at %s, before its checks' %s", o.End.Sub(o.Start), sum)
+	}
+
+	// A refused request: the check that stopped the pipeline has no lap of
+	// its own; End says when it stopped.
+	r = f.sign(t, "tpp", "GET", "/v1/accounts", nil, nil)
+	r.HTTP.Header.Set("Signature", strings.Replace(r.HTTP.Header.Get("Signature"), `signature="`, `signature="AAAA`, 1))
+	r.Timed = true
+	o = f.v.Verify(context.Background(), r, &Policy{})
+	if o.Decision(CheckSignature) != DecisionFail || o.Timings[CheckSignature] != 0 || o.End.IsZero() {
+		t.Fatalf("refused: %v %v %v", o.Decisions, o.Timings, o.End)
+	}
 }
 
 // BenchmarkVerifyKeySizes is the warm pipeline with RSA-3072 and RSA-4096
