@@ -25,6 +25,10 @@ type Retention struct {
 	// a newer one takes over, and a link lives 15 minutes, so any age
 	// well past a week only drops keys that no live link uses.
 	SealingKeys time.Duration
+	// Abandoned names the flow purposes whose flows Sweep counts in
+	// Swept.Abandoned when it deletes them still pending: SCA flows their
+	// PSU never finished. None: nothing is counted.
+	Abandoned []string
 }
 
 // DefaultRetention keeps expired flows a day, sessions a day and consents
@@ -35,6 +39,9 @@ var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour
 // Swept counts the rows a Sweep deleted.
 type Swept struct {
 	Flows, Sessions, Consents, SealingKeys int64
+	// Abandoned is how many of Flows were still pending, of the purposes
+	// Retention.Abandoned names.
+	Abandoned int64
 }
 
 // Sweep deletes the SCA flows, sessions, consents and sealing keys that
@@ -46,9 +53,22 @@ func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept
 	const op = "sweep"
 	var out Swept
 	var err error
-	if out.Flows, err = s.exec(ctx, op, `DELETE FROM sca_flows WHERE expires_at < $1`, s.d.instant(now.Add(-r.Flows))); err != nil {
+	flowsBefore := s.d.instant(now.Add(-r.Flows))
+	if len(r.Abandoned) > 0 {
+		// The abandoned ones first, to count them apart.
+		args := []any{flowsBefore, FlowPending}
+		for _, p := range r.Abandoned {
+			args = append(args, p)
+		}
+		if out.Abandoned, err = s.exec(ctx, op, `DELETE FROM sca_flows WHERE expires_at < $1 AND state = $2 AND purpose IN (`+
+			placeholders(3, len(r.Abandoned))+`)`, args...); err != nil {
+			return out, err
+		}
+	}
+	if out.Flows, err = s.exec(ctx, op, `DELETE FROM sca_flows WHERE expires_at < $1`, flowsBefore); err != nil {
 		return out, err
 	}
+	out.Flows += out.Abandoned
 	if out.Sessions, err = s.exec(ctx, op, `DELETE FROM sessions WHERE valid_until < $1`, s.d.instant(now.Add(-r.Sessions))); err != nil {
 		return out, err
 	}

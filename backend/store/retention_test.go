@@ -93,3 +93,28 @@ func TestLease(t *testing.T) {
 		}
 	})
 }
+
+// TestSweepCountsAbandoned: of the flows a sweep deletes, those still
+// pending with a purpose Retention.Abandoned names are counted apart (and
+// within Flows); ended flows and other purposes are not.
+func TestSweepCountsAbandoned(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		for i, f := range []struct{ purpose, state string }{
+			{"consent", FlowPending}, {"payment", FlowPending}, {"consent", FlowCompleted},
+			{"consent", FlowFailed}, {"psu-consents", FlowPending},
+		} {
+			flow := &SCAFlow{TPP: "PSDNO-FSA-111111111", TPPSessionID: "s", RedirectURI: "https://tpp.example/cb", Purpose: f.purpose,
+				State: f.state, CSRF: string(rune('a' + i)), ExpiresAt: now.Add(-25 * time.Hour)}
+			wantErr(t, "CreateSCAFlow", s.CreateSCAFlow(ctx, flow), nil)
+		}
+		r := DefaultRetention
+		r.Abandoned = []string{"consent", "payment"}
+		got, err := s.Sweep(ctx, now, r)
+		wantErr(t, "Sweep", err, nil)
+		if got != (Swept{Flows: 5, Abandoned: 2}) {
+			t.Fatalf("Sweep = %+v, want 5 flows of which 2 abandoned", got)
+		}
+	})
+}
