@@ -146,6 +146,7 @@ func (s *Server) createPayment(kind string) handler {
 		case err != nil:
 			return s.storeError(err, "the payment")
 		}
+		s.observeSCA(SCAStarted, "")
 		return s.answerCreated(w, r, c, p, f)
 	}
 }

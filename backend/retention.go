@@ -48,7 +48,9 @@ func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store
 	if err != nil || !ok {
 		return store.Swept{}, false, err
 	}
-	n, err := s.cfg.Store.Sweep(ctx, now, store.DefaultRetention)
+	r := store.DefaultRetention
+	r.Abandoned = scaPurposes // the SCA funnel's abandoned flows
+	n, err := s.cfg.Store.Sweep(ctx, now, r)
 	if err != nil {
 		return n, true, err
 	}

@@ -58,6 +58,7 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
 		return nil, s.storeError(err, "the SCA flow")
 	}
+	s.observeSCA(SCAStarted, "")
 	return f, nil
 }
 
@@ -241,8 +242,11 @@ func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, f
 		// went even though the store did not record it (duplicates then
 		// time out waiting, and the flow expires).
 	}
-	if err == nil && after != nil {
-		after(ctx)
+	if err == nil {
+		s.observeEnd(to, q)
+		if after != nil {
+			after(ctx)
+		}
 	}
 	s.redirect(w, r, &done, q)
 }

@@ -276,6 +276,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	if !s.save(w, r, f) {
 		return
 	}
+	s.observeSCA(SCAIdentified, "")
 	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
 	continueTo(w, r, scaHref(f.ID))
 }
@@ -344,6 +345,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
+	s.observeEnd(store.FlowFailed, q)
 	s.rejectPayments(ctx, f)
 	back, err := url.Parse(f.RedirectURI)
 	if err != nil {

@@ -414,6 +414,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		f.CustomerID = c.ID
 		err = s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending)
 		if err == nil {
+			s.observeSCA(SCAIdentified, "")
 			setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
 			http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
 			return

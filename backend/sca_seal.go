@@ -304,7 +304,10 @@ func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
 		}
 		f.CSRF = csrf
 		// A concurrent opening of the same link may store it first.
-		if err := s.cfg.Store.CreateSCAFlow(r.Context(), f); err != nil && !errors.Is(err, store.ErrConflict) {
+		switch err := s.cfg.Store.CreateSCAFlow(r.Context(), f); {
+		case err == nil:
+			s.observeSCA(SCAStarted, "")
+		case !errors.Is(err, store.ErrConflict):
 			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		}

@@ -54,6 +54,9 @@ type Config struct {
 	// must reach this backend's callback (/v1/sca/callback under the base
 	// path); empty: the request's host and base path, over https.
 	IdPRedirectURL string
+	// ObserveSCA, when set, is told each step of the SCA funnel
+	// (sca_funnel.go): the step, and a failed flow's reason.
+	ObserveSCA func(step, reason string)
 }
 
 // Server is the backend's HTTP handler.

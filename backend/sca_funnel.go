@@ -1,0 +1,71 @@
+package backend
+
+import (
+	"net/url"
+
+	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
+)
+
+// The SCA funnel, as Config.ObserveSCA is told it: a flow is started when
+// it is stored (the PSU opens a consent's link; a payment, basket or
+// cancellation asks for authorisation), identified when its PSU has
+// identified on its page, and it ends confirmed or failed, each told once
+// by the request that ended it. A flow left pending is abandoned: the
+// retention sweep counts it when it deletes it (Swept.Abandoned, of the
+// purposes in scaPurposes). The PSU's page of consents is no SCA flow and
+// is not followed.
+const (
+	SCAStarted    = "started"
+	SCAIdentified = "identified"
+	SCAConfirmed  = "confirmed"
+	SCAFailed     = "failed"
+)
+
+// scaPurposes are the purposes of the flows the funnel follows.
+var scaPurposes = []string{PurposeConsent, PurposeUser, PurposePayment, PurposeBasket, PurposeCancellation}
+
+// Reasons of a failed flow, by the message of its outcome: what the PSU
+// did or what refused the PSU. Any other outcome is "unavailable" (the
+// bank's systems failed) or "refused" (the bank refused what the flow
+// asked: no funds, an account the PSU may not pay from, a payment no
+// longer awaiting it), by its code.
+var failureReasons = map[string]string{
+	outcomeTooLong.Text:        "expired",
+	outcomeCancelled.Text:      "cancelled",
+	outcomeLoginCancelled.Text: "cancelled",
+	outcomeTooMany.Text:        "too_many_attempts",
+	outcomeLoginRefused.Text:   "login_refused",
+	outcomeLoginReplayed.Text:  "login_refused",
+	outcomeUnknownPSU.Text:     "unknown_psu",
+	outcomeIdPUnavailable.Text: "idp_unavailable",
+}
+
+// observeSCA tells Config.ObserveSCA, when set, of one step.
+func (s *Server) observeSCA(step, reason string) {
+	if s.cfg.ObserveSCA != nil {
+		s.cfg.ObserveSCA(step, reason)
+	}
+}
+
+// observeEnd tells the funnel how a flow ended: in state to, with the
+// redirect query q (failure's, for a failed flow).
+func (s *Server) observeEnd(to string, q url.Values) {
+	switch to {
+	case store.FlowCompleted:
+		s.observeSCA(SCAConfirmed, "")
+	case store.FlowFailed:
+		s.observeSCA(SCAFailed, failureReason(q))
+	}
+}
+
+// failureReason is the reason of the failure redirect query q.
+func failureReason(q url.Values) string {
+	if r, ok := failureReasons[q.Get("message")]; ok {
+		return r
+	}
+	if q.Get("code") == bgerror.CodeServiceUnavailable {
+		return "unavailable"
+	}
+	return "refused"
+}
