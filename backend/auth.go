@@ -18,9 +18,13 @@ var identityChecks = map[string]bool{"certificate": true, "signature": true}
 // writes the error h returns, if any.
 func (s *Server) authenticated(role string, h handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		refuse := func(e *bgerror.Error) {
+			traceError(r, e)
+			e.Write(w)
+		}
 		vals := r.Header[tppcontext.Header]
 		if len(vals) != 1 || s.cfg.Tokens == nil {
-			bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway").Write(w)
+			refuse(bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway"))
 			return
 		}
 		// The gateway in this process hands over what it issued; a token
@@ -31,21 +35,22 @@ func (s *Server) authenticated(role string, h handler) http.Handler {
 			c, err = s.cfg.Tokens.Verify(vals[0], s.cfg.Now())
 		}
 		if err != nil || c.RequestID != r.Header.Get("X-Request-Id") || c.Method != r.Method || c.Path != r.URL.Path {
-			bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway").Write(w)
+			refuse(bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway"))
 			return
 		}
 		for _, u := range c.Unverified {
 			if identityChecks[u] {
-				bgerror.New(bgerror.CodeCertificateInvalid, "the TPP's identity was not verified").Write(w)
+				refuse(bgerror.New(bgerror.CodeCertificateInvalid, "the TPP's identity was not verified"))
 				return
 			}
 		}
+		traceTPP(r, c.TPP)
 		if role != "" && !c.HasRole(role) {
-			bgerror.New(bgerror.CodeRoleInvalid, "this service needs role "+role).Write(w)
+			refuse(bgerror.New(bgerror.CodeRoleInvalid, "this service needs role "+role))
 			return
 		}
 		if e := h(w, r, c); e != nil {
-			e.Write(w)
+			refuse(e)
 		}
 	})
 }

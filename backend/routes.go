@@ -141,6 +141,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
 		return
 	}
+	r, span := startSpan(r, pattern)
+	if span != nil {
+		defer span.End()
+	}
 	if pattern == "GET "+sealedBase+"{sealed}" {
 		// A sealed link is longer than an id; the sealer bounds it.
 		s.mux.ServeHTTP(w, r)

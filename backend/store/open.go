@@ -133,12 +133,14 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 			db.SetMaxIdleConns(orDefault(opt.MaxOpenConns, 8))
 		}
 	}
-	s := &sqlStore{db: db, q: db, d: loc.dialect, now: opt.Clock}
+	s := &sqlStore{db: db, d: loc.dialect, now: opt.Clock}
+	var q querier = db
 	if loc.dialect == sqliteDialect {
 		s.prepared = newPreparedDB(db)
-		s.q = s.prepared
+		q = s.prepared
 		s.writers = newWriterTurn()
 	}
+	s.traceQueries(q, db)
 	if s.now == nil {
 		s.now = time.Now
 	}

@@ -12,9 +12,12 @@ import (
 type sqlStore struct {
 	// db is the connection pool.
 	db *sql.DB
-	// q runs statements: the pool (through prepared on SQLite), or the
+	// q runs statements: &queries, which traces them (tracing.go) and
+	// runs them on the pool (through prepared on SQLite) or on the
 	// transaction of an Atomically view.
 	q querier
+	// queries and plainQueries are q's and direct()'s tracing wrappers.
+	queries, plainQueries tracedQuerier
 	// prepared keeps the pool's prepared statements (SQLite); nil otherwise.
 	prepared *preparedDB
 	// writers orders this process's writers (SQLite); nil otherwise.
@@ -44,10 +47,7 @@ type querier interface {
 // direct runs statements without the statement cache (prepared.go): for
 // texts built per call (IN lists of n placeholders), which would fill it.
 func (s *sqlStore) direct() querier {
-	if s.tx != nil {
-		return s.tx
-	}
-	return s.db
+	return &s.plainQueries
 }
 
 // Close releases the database. Closing an Atomically view does nothing.
@@ -76,10 +76,12 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		return fn(s) // already inside
 	}
 	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, q: tx, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared}
+		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared}
+		var q querier = tx
 		if s.prepared != nil {
-			view.q = preparedTx{tx: tx, p: s.prepared}
+			q = preparedTx{tx: tx, p: s.prepared}
 		}
+		view.traceQueries(q, tx)
 		return fn(view)
 	})
 }
@@ -144,23 +146,29 @@ func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) 
 		// Inside an Atomically view: the outer transaction commits.
 		return s.fail(op, fn(s.tx))
 	}
+	span := s.startTx(ctx, op)
+	err := s.runTx(ctx, fn)
+	endSpan(span, err)
+	return s.fail(op, err)
+}
+
+// runTx is inTx outside a view: it waits for the turn to write, begins,
+// runs fn and commits.
+func (s *sqlStore) runTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	done, err := s.writers.take(ctx)
 	if err != nil {
-		return s.fail(op, err)
+		return err
 	}
 	defer done()
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return s.fail(op, err)
+		return err
 	}
 	if err := fn(tx); err != nil {
 		tx.Rollback()
-		return s.fail(op, err)
+		return err
 	}
-	if err := tx.Commit(); err != nil {
-		return s.fail(op, err)
-	}
-	return nil
+	return tx.Commit()
 }
 
 // exec runs one statement outside a transaction and returns the number of
