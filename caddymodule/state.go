@@ -30,6 +30,10 @@ func newSharedState(url string) (*sharedState, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := traceRedis(client); err != nil {
+		client.Close()
+		return nil, err
+	}
 	return &sharedState{
 		replay:   replay.NewRedis(client, "obgw:replay:"),
 		fallback: replay.NewMemory(),

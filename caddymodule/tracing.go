@@ -3,8 +3,12 @@ package caddymodule
 import (
 	"context"
 
+	"github.com/redis/go-redis/extra/redisotel/v9"
+	"github.com/redis/go-redis/v9"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/trace"
+	"go.opentelemetry.io/otel/trace/embedded"
+	"go.opentelemetry.io/otel/trace/noop"
 
 	"github.com/obgw/obgw/gateway"
 )
@@ -72,4 +76,51 @@ func emitSpans(ctx context.Context, out *gateway.Outcome, p *gateway.Policy) {
 			trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 		span.End(trace.WithTimestamp(end))
 	}
+}
+
+// contextTracerProvider is the TracerProvider of instrumentations that take
+// one when they are set up (go-redis's hooks, on a client that outlives
+// configurations): each span it starts goes through the TracerProvider of
+// the span in the context, as emitSpans's do, and only when that span is
+// recording. Caddy's tracing handler builds its provider when a
+// configuration loads and installs no global one, so there is none to hand
+// over in advance; without a recording span, Start returns the context as
+// it is and a span that records nothing, allocating nothing.
+type contextTracerProvider struct{ embedded.TracerProvider }
+
+// Tracer returns the tracer of the instrumentation scope name.
+func (contextTracerProvider) Tracer(name string, opts ...trace.TracerOption) trace.Tracer {
+	return contextTracer{name: name, opts: opts}
+}
+
+// contextTracer is a contextTracerProvider's tracer.
+type contextTracer struct {
+	embedded.Tracer
+	name string
+	opts []trace.TracerOption
+}
+
+// nonRecording is what contextTracer.Start returns without a recording span.
+var nonRecording trace.Span = noop.Span{}
+
+// Start starts a span under the context's span, through its provider, when
+// that span is recording.
+func (t contextTracer) Start(ctx context.Context, name string, opts ...trace.SpanStartOption) (context.Context, trace.Span) {
+	parent := trace.SpanFromContext(ctx)
+	if !parent.IsRecording() {
+		return ctx, nonRecording
+	}
+	return parent.TracerProvider().Tracer(t.name, t.opts...).Start(ctx, name, opts...)
+}
+
+// traceRedis gives each command of client a span under the request's, when
+// the request is traced (contextTracerProvider): named for the command,
+// without its arguments, which hold request ids and PSU identifiers
+// (limiter keys), and without the caller's file and line, which cost a
+// stack walk per command.
+func traceRedis(client redis.UniversalClient) error {
+	return redisotel.InstrumentTracing(client,
+		redisotel.WithTracerProvider(contextTracerProvider{}),
+		redisotel.WithDBStatement(false),
+		redisotel.WithCallerEnabled(false))
 }

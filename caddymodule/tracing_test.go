@@ -2,6 +2,8 @@ package caddymodule
 
 import (
 	"context"
+	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -87,5 +89,72 @@ func TestEmitSpans(t *testing.T) {
 	emitSpans(ctx, &gateway.Outcome{}, &p)
 	if len(rec.Ended()) != n {
 		t.Fatal("spans emitted without a recording span or timings")
+	}
+}
+
+func TestContextTracerProvider(t *testing.T) {
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	ctx, parent := tp.Tracer("test").Start(context.Background(), "request")
+	tracer := contextTracerProvider{}.Tracer("scope")
+
+	child, span := tracer.Start(ctx, "child")
+	if !span.IsRecording() || child == ctx {
+		t.Fatal("no recording child under a recording span")
+	}
+	span.End()
+	got := rec.Ended()
+	if len(got) != 1 || got[0].Parent().SpanID() != parent.SpanContext().SpanID() || got[0].InstrumentationScope().Name != "scope" {
+		t.Fatalf("child span %v", got)
+	}
+
+	// Without a recording span: the context as it is, nothing recorded,
+	// nothing allocated.
+	bg := context.Background()
+	if c, s := tracer.Start(bg, "x"); c != bg || s.IsRecording() {
+		t.Fatal("a span without a recording parent")
+	}
+	if n := testing.AllocsPerRun(100, func() { _, s := tracer.Start(bg, "x"); s.End() }); n != 0 {
+		t.Errorf("%.0f allocations without a recording span", n)
+	}
+	parent.End()
+	if len(rec.Ended()) != 2 {
+		t.Fatalf("%d spans", len(rec.Ended()))
+	}
+}
+
+// TestRedisSpans: the replay store's command makes a span under the
+// request's, named for the command, without its key (which holds the
+// request id). CI starts Redis on 127.0.0.1:6379; OBGW_SKIP_REDIS=1 skips.
+func TestRedisSpans(t *testing.T) {
+	if os.Getenv("OBGW_SKIP_REDIS") == "1" {
+		t.Skip("OBGW_SKIP_REDIS=1")
+	}
+	st, err := newSharedState("redis://127.0.0.1:6379/0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Destruct()
+	rec := tracetest.NewSpanRecorder()
+	tp := sdktrace.NewTracerProvider(sdktrace.WithSpanProcessor(rec))
+	ctx, parent := tp.Tracer("test").Start(context.Background(), "request")
+	key := "tracing-test-" + time.Now().Format(time.RFC3339Nano)
+	if _, err := st.replay.Claim(ctx, key, time.Second); err != nil {
+		t.Fatalf("Redis at 127.0.0.1:6379: %v (start redis-server, or set OBGW_SKIP_REDIS=1)", err)
+	}
+	parent.End()
+	var cmd sdktrace.ReadOnlySpan
+	for _, s := range rec.Ended() {
+		if s.Name() == "set" {
+			cmd = s
+		}
+		for _, a := range s.Attributes() {
+			if strings.Contains(a.Value.String(), key) {
+				t.Errorf("%s: attribute %s holds the key: %s", s.Name(), a.Key, a.Value.String())
+			}
+		}
+	}
+	if cmd == nil || cmd.Parent().SpanID() != parent.SpanContext().SpanID() {
+		t.Fatalf("no set span under the request's: %v", rec.Ended())
 	}
 }
