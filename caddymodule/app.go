@@ -143,6 +143,12 @@ func (a *App) Provision(ctx caddy.Context) error {
 	}
 	a.slog = ctx.Slogger()
 	a.jobs = new(jobs)
+	// The process's collectors, still counting, in this configuration's
+	// registry (a reload brings a new one).
+	a.metrics = obgwMetrics
+	if err := a.metrics.register(ctx.GetMetricsRegistry()); err != nil {
+		return fmt.Errorf("obgw: metrics: %v", err)
+	}
 	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == "" {
 		a.backendOnly = true
 		return nil
@@ -151,10 +157,6 @@ func (a *App) Provision(ctx caddy.Context) error {
 		a.BodyMemory = DefaultBodyMemory
 	}
 	a.bodies = semaphore.NewWeighted(a.BodyMemory)
-	var err error
-	if a.metrics, err = newMetrics(ctx.GetMetricsRegistry()); err != nil {
-		return fmt.Errorf("obgw: metrics: %v", err)
-	}
 	certs, err := a.certificateVerifier()
 	if err != nil {
 		return err

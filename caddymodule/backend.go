@@ -179,7 +179,7 @@ func (b *Backend) ready(ctx context.Context) (*backend.Server, error) {
 		return nil, err
 	}
 	b.server = backend.New(backend.Config{Store: st, Tokens: b.tokens, Sandbox: b.Environment == EnvSandbox, Logger: b.slog,
-		IdP: b.idp, IdPRedirectURL: b.idpRedirect})
+		IdP: b.idp, IdPRedirectURL: b.idpRedirect, ObserveSCA: obgwMetrics.scaStep})
 	return b.server, nil
 }
 
@@ -188,7 +188,9 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 	srv, err := b.ready(r.Context())
 	if err != nil {
 		b.logger.Error("backend database unavailable", zap.Error(err))
-		bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later").Write(w)
+		e := bgerror.New(bgerror.CodeServiceUnavailable, "the bank's systems are temporarily unavailable; retry later")
+		e.Write(w)
+		obgwMetrics.answered(requestFamily(r), e.Status, e.Code, byBackend)
 		return nil
 	}
 	// Under a base path stripped before this handler (uri strip_prefix),
@@ -197,7 +199,11 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 		len(orig.URL.Path) > len(r.URL.Path) && strings.HasSuffix(orig.URL.Path, r.URL.Path) {
 		r = r.WithContext(backend.WithBasePath(r.Context(), orig.URL.Path[:len(orig.URL.Path)-len(r.URL.Path)]))
 	}
-	srv.ServeHTTP(w, r)
+	// The answer counted by status and Berlin Group code (responses.go).
+	rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
+	srv.ServeHTTP(rec, r)
+	status, code := rec.result()
+	obgwMetrics.answered(requestFamily(r), status, code, byBackend)
 	return nil
 }
 

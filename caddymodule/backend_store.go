@@ -60,8 +60,19 @@ func (s *sharedStore) get(ctx context.Context) (store.Store, error) {
 			return nil, err
 		}
 	}
-	s.st = st
-	return st, nil
+	// Every operation timed (obgw_store_duration_seconds).
+	s.st = store.Observed(st, obgwMetrics.storeOp)
+	return s.st, nil
+}
+
+// ping opens the store if it is not yet and checks that its database
+// answers.
+func (s *sharedStore) ping(ctx context.Context) error {
+	st, err := s.get(ctx)
+	if err != nil {
+		return err
+	}
+	return st.Ping(ctx)
 }
 
 // Destruct closes the store when no configuration uses it any more.

@@ -34,6 +34,7 @@ func parseVerify(h httpcaddyfile.Helper) (caddyhttp.MiddlewareHandler, error) {
 //	    limit                    balances|transactions [<resource placeholder>]
 //	    redirect_http_localhost
 //	    log_sample_reads         <n>
+//	    family                   <name>
 //	}
 func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next() // directive name
@@ -121,6 +122,10 @@ func (v *Verify) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				return d.Errf("obgw_verify log_sample_reads: %q is not a whole number of 1 or more", s)
 			}
 			v.LogSampleReads = n
+		case "family":
+			if !d.AllArgs(&v.Family) {
+				return d.ArgErr()
+			}
 		case "redirect_http_localhost":
 			if d.NextArg() {
 				return d.ArgErr()

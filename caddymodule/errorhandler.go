@@ -64,6 +64,7 @@ func (h Error) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Han
 			}
 		}
 		e.Write(w)
+		obgwMetrics.answered(requestFamily(r), e.Status, e.Code, byGateway)
 		return nil
 	}
 	status := 0
@@ -72,7 +73,9 @@ func (h Error) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Han
 			status, _ = strconv.Atoi(s)
 		}
 	}
-	fromStatus(status, text).Write(w)
+	e := fromStatus(status, text)
+	e.Write(w)
+	obgwMetrics.answered(requestFamily(r), e.Status, e.Code, byGateway)
 	return nil
 }
 

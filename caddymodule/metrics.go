@@ -10,11 +10,13 @@ import (
 	"github.com/obgw/obgw/gateway"
 )
 
-// metrics are the obgw app's Prometheus collectors, registered in the
-// configuration's metrics registry on every config load (so a reload
-// starts from the new configuration's registry, as Caddy's own do). Labels
-// are bounded: check, decision, mode and error code; never a TPP, PSU or
-// account.
+// metrics are obgw's Prometheus collectors. They are made once per
+// process and registered in the metrics registry of every configuration
+// that loads (registerMetrics), as Caddy does with its own admin and
+// configuration counters: a config reload gives Caddy a new registry, and
+// the same collectors, still counting, go into it. Labels are bounded:
+// check, decision, mode, route family, status, Berlin Group code, store
+// operation, Redis command, SCA step; never a TPP, PSU or account.
 type metrics struct {
 	checks *prometheus.CounterVec
 	// byCheck holds the counters of checks resolved once, so a request
@@ -22,11 +24,37 @@ type metrics struct {
 	byCheck  [gateway.NumChecks][gateway.NumDecisions][2]prometheus.Counter
 	rejects  *prometheus.CounterVec
 	duration prometheus.Histogram
+	// replayLocal counts requests whose replay check went on in this
+	// instance's memory because Redis failed (on_error replay allow).
+	replayLocal prometheus.Counter
+	// responses counts every answer by route family, status, Berlin Group
+	// code and who produced it (responses.go).
+	responses *prometheus.CounterVec
 	// deleted counts the rows the retention sweep deleted, by kind.
 	deleted *prometheus.CounterVec
+	// store and redis time the backend's store operations and the
+	// gateway's Redis commands (store_metrics.go, redis_metrics.go).
+	store *prometheus.HistogramVec
+	redis *prometheus.HistogramVec
+	// scaFlows is the SCA funnel (sca_metrics.go).
+	scaFlows *prometheus.CounterVec
+	// crlNextUpdate and certExpiry are the validity ends of what the
+	// configuration loaded (expiry.go).
+	crlNextUpdate *prometheus.GaugeVec
+	certExpiry    *prometheus.GaugeVec
+	// up answers, at each scrape, whether Redis and the database do
+	// (dependencies.go).
+	up prometheus.Collector
 }
 
-func newMetrics(reg prometheus.Registerer) (*metrics, error) {
+// obgwMetrics are this process's collectors.
+var obgwMetrics = newMetrics()
+
+// latencyBuckets are the buckets of the store and Redis histograms: from
+// a cached SQLite read to a PostgreSQL query stuck behind a lock.
+var latencyBuckets = []float64{100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 50e-3, 100e-3, 250e-3, 1, 5}
+
+func newMetrics() *metrics {
 	m := &metrics{
 		checks: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "check_total",
@@ -34,17 +62,48 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 		}, []string{"check", "decision", "mode"}),
 		rejects: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "rejections_total",
-			Help: "Requests rejected by the gateway, by Berlin Group error code.",
+			Help: "Requests rejected by the gateway's verification, by Berlin Group error code.",
 		}, []string{"code"}),
 		duration: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Namespace: "obgw", Name: "verify_duration_seconds",
 			Help:    "Time spent verifying a request (all checks).",
 			Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 10e-3, 50e-3},
 		}),
+		replayLocal: prometheus.NewCounter(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "replay_local_total",
+			Help: "Requests whose replay check went on in this instance's memory because Redis failed (on_error replay allow).",
+		}),
+		responses: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "responses_total",
+			Help: "Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway or backend).",
+		}, []string{"family", "status", "code", "by"}),
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "retention_deleted_total",
 			Help: "Rows the retention sweep deleted, by kind (sca_flows, sessions, consents, sealing_keys).",
 		}, []string{"kind"}),
+		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "obgw", Name: "store_duration_seconds",
+			Help:    "Time of the backend's store operations, by operation (the store method).",
+			Buckets: latencyBuckets,
+		}, []string{"op"}),
+		redis: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Namespace: "obgw", Name: "redis_duration_seconds",
+			Help:    "Time of the gateway's Redis commands (replay protection and limits), by command.",
+			Buckets: latencyBuckets,
+		}, []string{"command"}),
+		scaFlows: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "sca_flows_total",
+			Help: "SCA flows by step: started, identified, confirmed, failed (with its reason) and abandoned (left pending, counted when swept).",
+		}, []string{"step", "reason"}),
+		crlNextUpdate: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: "obgw", Name: "crl_next_update_timestamp_seconds",
+			Help: "nextUpdate of each CRL loaded from the crl file, by issuing CA; past it, that CA's certificates are refused.",
+		}, []string{"issuer"}),
+		certExpiry: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Namespace: "obgw", Name: "certificate_expiry_timestamp_seconds",
+			Help: "notAfter of the certificates the configuration loaded: the trusted QTSP CAs (qtsp_ca) and the TLS server certificates loaded from files (tls_server).",
+		}, []string{"kind", "subject"}),
+		up: dependencies{},
 	}
 	for _, c := range gateway.Checks() {
 		for d := 1; d < gateway.NumDecisions; d++ {
@@ -53,25 +112,25 @@ func newMetrics(reg prometheus.Registerer) (*metrics, error) {
 			}
 		}
 	}
-	if reg == nil {
-		return m, nil
-	}
-	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration, m.deleted} {
+	return m
+}
+
+// register puts m's collectors in a configuration's registry.
+func (m *metrics) register(reg prometheus.Registerer) error {
+	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration, m.replayLocal, m.responses, m.deleted,
+		m.store, m.redis, m.scaFlows, m.crlNextUpdate, m.certExpiry, m.up} {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if !errors.As(err, &are) {
-				return nil, err
+				return err
 			}
 		}
 	}
-	return m, nil
+	return nil
 }
 
 // observe counts one verified (or rejected) request.
 func (m *metrics) observe(out *gateway.Outcome, p *gateway.Policy, took time.Duration) {
-	if m == nil {
-		return
-	}
 	for _, c := range gateway.Checks() {
 		d := out.Decision(c)
 		if d == gateway.DecisionNone {
@@ -82,16 +141,30 @@ func (m *metrics) observe(out *gateway.Outcome, p *gateway.Policy, took time.Dur
 	if out.Err != nil {
 		m.rejects.WithLabelValues(out.Err.Code).Inc()
 	}
+	for _, u := range out.Context.Unverified {
+		if u == gateway.ReplayLocal {
+			m.replayLocal.Inc()
+		}
+	}
 	m.duration.Observe(took.Seconds())
 }
 
-// swept counts what one retention sweep deleted.
+// scaStep counts one step of the SCA funnel (backend.Config.ObserveSCA).
+func (m *metrics) scaStep(step, reason string) {
+	m.scaFlows.WithLabelValues(step, reason).Inc()
+}
+
+// storeOp times one store operation (store.Observed).
+func (m *metrics) storeOp(op string, took time.Duration) {
+	m.store.WithLabelValues(op).Observe(took.Seconds())
+}
+
+// swept counts what one retention sweep deleted; the pending flows among
+// them were abandoned by their PSUs.
 func (m *metrics) swept(n store.Swept) {
-	if m == nil {
-		return
-	}
 	m.deleted.WithLabelValues("sca_flows").Add(float64(n.Flows))
 	m.deleted.WithLabelValues("sessions").Add(float64(n.Sessions))
 	m.deleted.WithLabelValues("consents").Add(float64(n.Consents))
 	m.deleted.WithLabelValues("sealing_keys").Add(float64(n.SealingKeys))
+	m.scaFlows.WithLabelValues("abandoned", "").Add(float64(n.Abandoned))
 }

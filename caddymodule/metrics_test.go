@@ -1,23 +1,26 @@
 package caddymodule
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/gateway"
 )
 
 // TestRetentionMetric: what a sweep deleted is counted by kind in
-// obgw_retention_deleted_total, across sweeps.
+// obgw_retention_deleted_total, across sweeps; the abandoned flows among
+// them in the SCA funnel.
 func TestRetentionMetric(t *testing.T) {
-	reg := prometheus.NewRegistry()
-	m, err := newMetrics(reg)
-	if err != nil {
+	m := newMetrics()
+	reg := prometheus.NewPedanticRegistry()
+	if err := m.register(reg); err != nil {
 		t.Fatal(err)
 	}
-	m.swept(store.Swept{Flows: 3, Sessions: 1, SealingKeys: 1})
+	m.swept(store.Swept{Flows: 3, Sessions: 1, SealingKeys: 1, Abandoned: 2})
 	m.swept(store.Swept{Flows: 2, Consents: 4})
 	for kind, want := range map[string]float64{"sca_flows": 5, "sessions": 1, "consents": 4, "sealing_keys": 1} {
 		if got := testutil.ToFloat64(m.deleted.WithLabelValues(kind)); got != want {
@@ -26,5 +29,53 @@ func TestRetentionMetric(t *testing.T) {
 	}
 	if n, err := testutil.GatherAndCount(reg, "obgw_retention_deleted_total"); err != nil || n != 4 {
 		t.Errorf("registry has %d series of obgw_retention_deleted_total (%v), want 4", n, err)
+	}
+	if got := testutil.ToFloat64(m.scaFlows.WithLabelValues("abandoned", "")); got != 2 {
+		t.Errorf("abandoned flows %v, want 2", got)
+	}
+}
+
+// TestMetricsSurviveReload: the collectors of a process go into the
+// registry of each configuration that loads, as they are: what the first
+// configuration counted, the second's registry serves, and counting goes
+// on there.
+func TestMetricsSurviveReload(t *testing.T) {
+	m := newMetrics()
+	first := prometheus.NewPedanticRegistry()
+	if err := m.register(first); err != nil {
+		t.Fatal(err)
+	}
+	out := &gateway.Outcome{}
+	out.Decisions[gateway.CheckHygiene] = gateway.DecisionFail
+	m.observe(out, &gateway.Policy{}, 0)
+	m.answered("ais", 400, "FORMAT_ERROR", byGateway)
+	second := prometheus.NewPedanticRegistry()
+	if err := m.register(second); err != nil {
+		t.Fatal(err)
+	}
+	m.answered("ais", 400, "FORMAT_ERROR", byGateway)
+	want := `
+# HELP obgw_responses_total Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway or backend).
+# TYPE obgw_responses_total counter
+obgw_responses_total{by="gateway",code="FORMAT_ERROR",family="ais",status="400"} 2
+`
+	if err := testutil.GatherAndCompare(second, strings.NewReader(want), "obgw_responses_total"); err != nil {
+		t.Error(err)
+	}
+	if n, err := testutil.GatherAndCount(second, "obgw_check_total", "obgw_verify_duration_seconds"); err != nil || n == 0 {
+		t.Errorf("the second registry has %d series of the first's checks (%v)", n, err)
+	}
+}
+
+// TestReplayLocalMetric: a request whose replay check went on in memory
+// (Redis failed, on_error replay allow) is counted.
+func TestReplayLocalMetric(t *testing.T) {
+	m := newMetrics()
+	out := &gateway.Outcome{}
+	out.Context.Unverified = []string{"registry:error_allowed", gateway.ReplayLocal}
+	m.observe(out, &gateway.Policy{}, 0)
+	m.observe(&gateway.Outcome{}, &gateway.Policy{}, 0)
+	if got := testutil.ToFloat64(m.replayLocal); got != 1 {
+		t.Errorf("obgw_replay_local_total = %v, want 1", got)
 	}
 }

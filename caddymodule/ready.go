@@ -92,23 +92,21 @@ func (r *Ready) ServeHTTP(w http.ResponseWriter, req *http.Request, _ caddyhttp.
 	ctx, cancel := context.WithTimeout(req.Context(), 2*time.Second)
 	defer cancel()
 	var down []string
-	if r.shared != nil {
-		if st, err := r.shared.get(ctx); err != nil || st.Ping(ctx) != nil {
-			down = append(down, "database")
-		}
+	if r.shared != nil && r.shared.ping(ctx) != nil {
+		down = append(down, "database")
 	}
-	if r.app != nil && r.app.state != nil && r.app.state.client != nil {
-		if err := r.app.state.client.Ping(ctx).Err(); err != nil {
-			down = append(down, "redis")
-		}
+	if r.app != nil && r.app.state != nil && r.app.state.ping(ctx) != nil {
+		down = append(down, "redis")
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")
 	if len(down) > 0 {
 		w.WriteHeader(http.StatusServiceUnavailable)
+		obgwMetrics.answered(familyHealth, http.StatusServiceUnavailable, "", byGateway)
 		_, err := fmt.Fprintf(w, `{"status":"DOWN","down":%q}`, down)
 		return err
 	}
+	obgwMetrics.answered(familyHealth, http.StatusOK, "", byGateway)
 	_, err := w.Write([]byte(`{"status":"UP"}`))
 	return err
 }

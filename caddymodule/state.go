@@ -1,6 +1,8 @@
 package caddymodule
 
 import (
+	"context"
+
 	"github.com/caddyserver/caddy/v2"
 	"github.com/redis/go-redis/v9"
 
@@ -34,12 +36,21 @@ func newSharedState(url string) (*sharedState, error) {
 		client.Close()
 		return nil, err
 	}
+	client.AddHook(redisTimer{obgwMetrics})
 	return &sharedState{
 		replay:   replay.NewRedis(client, "obgw:replay:"),
 		fallback: replay.NewMemory(),
 		limiter:  limits.NewRedis(client, limits.Config{}, "obgw:limit:"),
 		client:   client,
 	}, nil
+}
+
+// ping checks that Redis answers; state in memory always does.
+func (s *sharedState) ping(ctx context.Context) error {
+	if s.client == nil {
+		return nil
+	}
+	return s.client.Ping(ctx).Err()
 }
 
 // Destruct closes the Redis client when no configuration uses it.

@@ -74,6 +74,11 @@ type Verify struct {
 	// LimitResource is the placeholder that names the limited resource;
 	// default {http.request.uri.path.2}, the {id} of /v1/accounts/{id}/...
 	LimitResource string `json:"limit_resource,omitempty"`
+	// Family is the route family the route belongs to (ais, pis, baskets,
+	// sandbox, ...): the family label of obgw_responses_total for its
+	// answers, the gateway's and the backend's, and the request variable
+	// {http.vars.obgw.family}. Default: other.
+	Family string `json:"family,omitempty"`
 	// LogSampleReads, when above 1, keeps one in LogSampleReads access-log
 	// entries of the route's successful GET and HEAD requests: the others
 	// are skipped (Caddy's log_skip). Refusals, errors and every other
@@ -126,6 +131,11 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	}
 	if v.BodyTimeout <= 0 {
 		v.BodyTimeout = caddy.Duration(DefaultBodyTimeout)
+	}
+	if v.Family == "" {
+		v.Family = familyOther
+	} else if !validFamily(v.Family) {
+		return fmt.Errorf("obgw_verify: family %q is not a name of lower-case letters, digits and _ (ais, pis, ...)", v.Family)
 	}
 	return nil
 }
@@ -220,7 +230,9 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	// allocates nothing for it.
 	if hasBody(r) {
 		if r.ContentLength > v.MaxBody {
-			tooLarge(v.MaxBody).Write(w)
+			e := tooLarge(v.MaxBody)
+			e.Write(w)
+			v.metrics.answered(v.Family, e.Status, e.Code, byGateway)
 			return nil
 		}
 		body := &bodyRead{budget: v.bodies}
@@ -244,10 +256,11 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 	req.Timed = tracing(r.Context())
 	out := v.verifier.Verify(r.Context(), &req, &v.policy)
 	v.metrics.observe(out, &v.policy, time.Since(start))
-	publish(r, out)
+	publish(r, out, v.Family)
 	emitSpans(r.Context(), out, &v.policy)
 	if out.Err != nil {
 		out.Err.Write(w)
+		v.metrics.answered(v.Family, out.Err.Status, out.Err.Code, byGateway)
 		return nil
 	}
 	for name := range r.Header {
@@ -358,12 +371,13 @@ func (l outcomeLog) MarshalLogObject(enc zapcore.ObjectEncoder) error {
 
 // publish exposes each check's decision as {http.vars.obgw.<check>} and in
 // the access log (one "obgw" object), with the TPP and the error code
-// (never secrets).
-func publish(r *http.Request, out *gateway.Outcome) {
+// (never secrets), and the route's family as {http.vars.obgw.family}.
+func publish(r *http.Request, out *gateway.Outcome, family string) {
 	ctx := r.Context()
 	// The request's variables, looked up once: caddyhttp.SetVar walks the
 	// context chain for every variable it sets.
 	if vars, ok := ctx.Value(caddyhttp.VarsCtxKey).(map[string]any); ok {
+		vars[familyVar] = family
 		for _, c := range gateway.Checks() {
 			if d := out.Decision(c); d != gateway.DecisionNone {
 				vars[varKeys[c]] = decisionValues[d]

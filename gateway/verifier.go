@@ -137,6 +137,11 @@ func (r *Request) target() string {
 	return r.HTTP.RequestURI
 }
 
+// ReplayLocal is the mark in the context token's unverified list of a
+// request whose replay check went on in this instance's memory
+// (Config.ReplayFallback) because the shared store failed.
+const ReplayLocal = "replay:local"
+
 // Outcome is the pipeline's verdict on one request.
 type Outcome struct {
 	// Decisions holds what each check decided.
@@ -292,7 +297,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	key := replay.Key(id.OrganizationIdentifier, requestID, h.Get("Date"))
 	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
 	if err != nil && p.ReplayOnError == OnErrorAllow && v.cfg.ReplayFallback != nil {
-		o.Context.Unverified = append(o.Context.Unverified, "replay:local")
+		o.Context.Unverified = append(o.Context.Unverified, ReplayLocal)
 		fresh, err = v.cfg.ReplayFallback.Claim(ctx, key, v.replayTT)
 	}
 	switch {
