@@ -123,6 +123,7 @@ type App struct {
 	backendOnly bool
 	bodies      *semaphore.Weighted
 	metrics     *metrics
+	validity    validity // of the CAs and CRLs loaded, for the metrics
 	state       *sharedState
 	stateKey    string
 }
@@ -240,6 +241,7 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 	for _, c := range cas {
 		pool.AddCert(c)
 	}
+	a.validity.cas = cas
 	v := &eidas.Verifier{Roots: pool}
 	if a.CRL != "" {
 		crl, err := os.ReadFile(a.CRL)
@@ -251,6 +253,7 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 			return nil, fmt.Errorf("obgw: crl %s: %v; its CRLs must be issued by the CAs of qtsp_cas %s: give the CRLs of those CAs, or an empty crl (OBGW_CRL=) for none", a.CRL, err, a.QTSPCAs)
 		}
 		v.Revocation = checker
+		a.validity.crls = checker.NextUpdates()
 	}
 	if a.OCSP {
 		// OCSP first; when the responder cannot answer, the configured CRL
@@ -297,6 +300,7 @@ func (a *App) Cleanup() error {
 // Start starts the background work the handlers of this configuration
 // asked for (jobs.go).
 func (a *App) Start() error {
+	a.metrics.publishValidity(a.validity)
 	a.jobs.start(a)
 	a.listenCheck = time.AfterFunc(listenCheckDelay, a.warnSharedListeners)
 	return nil

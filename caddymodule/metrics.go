@@ -39,7 +39,7 @@ type metrics struct {
 	// scaFlows is the SCA funnel (sca_metrics.go).
 	scaFlows *prometheus.CounterVec
 	// crlNextUpdate and certExpiry are the validity ends of what the
-	// configuration loaded (expiry.go).
+	// running configuration loaded (expiry.go).
 	crlNextUpdate *prometheus.GaugeVec
 	certExpiry    *prometheus.GaugeVec
 	// up answers, at each scrape, whether Redis and the database do
@@ -101,7 +101,7 @@ func newMetrics() *metrics {
 		}, []string{"issuer"}),
 		certExpiry: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: "obgw", Name: "certificate_expiry_timestamp_seconds",
-			Help: "notAfter of the certificates the configuration loaded: the trusted QTSP CAs (qtsp_ca) and the TLS server certificates loaded from files (tls_server).",
+			Help: "notAfter of the certificates the configuration loaded, by kind (qtsp_ca: the trusted QTSP CAs) and subject.",
 		}, []string{"kind", "subject"}),
 		up: dependencies{},
 	}

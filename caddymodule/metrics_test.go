@@ -1,14 +1,18 @@
 package caddymodule
 
 import (
+	"crypto/x509"
+	"crypto/x509/pkix"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/gateway"
+	"github.com/obgw/obgw/gateway/eidas"
 )
 
 // TestRetentionMetric: what a sweep deleted is counted by kind in
@@ -77,5 +81,33 @@ func TestReplayLocalMetric(t *testing.T) {
 	m.observe(&gateway.Outcome{}, &gateway.Policy{}, 0)
 	if got := testutil.ToFloat64(m.replayLocal); got != 1 {
 		t.Errorf("obgw_replay_local_total = %v, want 1", got)
+	}
+}
+
+// TestValidityMetrics: a configuration's CRLs and CAs are published by
+// issuer and subject, the earliest end of each, and replace the previous
+// configuration's.
+func TestValidityMetrics(t *testing.T) {
+	m := newMetrics()
+	day := time.Date(2027, 1, 2, 0, 0, 0, 0, time.UTC)
+	ca := func(cn string, notAfter time.Time) *x509.Certificate {
+		return &x509.Certificate{Subject: pkix.Name{CommonName: cn}, NotAfter: notAfter}
+	}
+	m.publishValidity(validity{
+		crls: []eidas.CRLValidity{{Issuer: "Issuing CA", NextUpdate: day.Add(48 * time.Hour)}, {Issuer: "Issuing CA", NextUpdate: day}, {Issuer: "No next update"}},
+		cas:  []*x509.Certificate{ca("Root CA", day.AddDate(10, 0, 0)), ca("Issuing CA", day.AddDate(1, 0, 0))},
+	})
+	if got := testutil.ToFloat64(m.crlNextUpdate.WithLabelValues("Issuing CA")); got != float64(day.Unix()) {
+		t.Errorf("CRL nextUpdate %v, want the earliest, %v", got, day.Unix())
+	}
+	if got := testutil.ToFloat64(m.certExpiry.WithLabelValues("qtsp_ca", "Root CA")); got != float64(day.AddDate(10, 0, 0).Unix()) {
+		t.Errorf("Root CA notAfter %v", got)
+	}
+	if n := testutil.CollectAndCount(m.crlNextUpdate); n != 1 {
+		t.Errorf("%d CRL series, want 1 (none for a CRL without nextUpdate)", n)
+	}
+	m.publishValidity(validity{cas: []*x509.Certificate{ca("New CA", day)}})
+	if n, c := testutil.CollectAndCount(m.crlNextUpdate), testutil.CollectAndCount(m.certExpiry); n != 0 || c != 1 {
+		t.Errorf("after a reload without CRLs: %d CRL and %d CA series, want 0 and 1", n, c)
 	}
 }

@@ -27,6 +27,7 @@ type CRLChecker struct {
 
 // loadedCRL is one verified CRL reduced to what lookups need.
 type loadedCRL struct {
+	issuerName    string // the CA's subject, for NextUpdates
 	issuerSubject []byte // RawSubject of the CA that signed the CRL
 	issuerKey     []byte // its RawSubjectPublicKeyInfo
 	nextUpdate    time.Time
@@ -58,6 +59,7 @@ func LoadCRLs(pemBytes []byte, issuers []*x509.Certificate) (*CRLChecker, error)
 			return nil, fmt.Errorf("eidas: CRL %d from %q is not signed by any configured issuer", n, crl.Issuer.String())
 		}
 		l := loadedCRL{
+			issuerName:    issuerName(issuer),
 			issuerSubject: issuer.RawSubject,
 			issuerKey:     issuer.RawSubjectPublicKeyInfo,
 			nextUpdate:    crl.NextUpdate,
@@ -72,6 +74,35 @@ func LoadCRLs(pemBytes []byte, issuers []*x509.Certificate) (*CRLChecker, error)
 		return nil, errors.New("eidas: no X509 CRL PEM block found")
 	}
 	return c, nil
+}
+
+// CRLValidity is how long one loaded CRL can answer.
+type CRLValidity struct {
+	// Issuer names the CA that issued the CRL: its subject's common
+	// name, or the whole subject when it has none.
+	Issuer string
+	// NextUpdate is the CRL's nextUpdate (zero when it has none): past
+	// it, a certificate of that CA the CRL does not list is refused as
+	// of unknown status.
+	NextUpdate time.Time
+}
+
+// NextUpdates returns the validity of each loaded CRL, in the file's
+// order, so that a deployment can be warned before a CRL goes stale.
+func (c *CRLChecker) NextUpdates() []CRLValidity {
+	out := make([]CRLValidity, len(c.crls))
+	for i, l := range c.crls {
+		out[i] = CRLValidity{Issuer: l.issuerName, NextUpdate: l.nextUpdate}
+	}
+	return out
+}
+
+// issuerName is how NextUpdates names a CA.
+func issuerName(ca *x509.Certificate) string {
+	if ca.Subject.CommonName != "" {
+		return ca.Subject.CommonName
+	}
+	return ca.Subject.String()
 }
 
 // crlIssuer returns the issuer whose subject matches the CRL's issuer and

@@ -43,6 +43,21 @@ func TestLoadCRLs(t *testing.T) {
 	}
 }
 
+// TestCRLNextUpdates: each loaded CRL's nextUpdate, named by its CA.
+func TestCRLNextUpdates(t *testing.T) {
+	p := testPKI(t)
+	good := crlPEM(p.CRL)
+	c, err := LoadCRLs(append(append([]byte{}, good...), good...), []*x509.Certificate{p.Issuing.Certificate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := c.NextUpdates()
+	want := CRLValidity{Issuer: p.Issuing.Certificate.Subject.CommonName, NextUpdate: p.CRL.NextUpdate}
+	if len(got) != 2 || got[0] != want || got[1] != want || want.Issuer == "" || want.NextUpdate.IsZero() {
+		t.Fatalf("NextUpdates = %+v, want twice %+v", got, want)
+	}
+}
+
 func TestCRLCheckerRevoked(t *testing.T) {
 	p := testPKI(t)
 	c, err := LoadCRLs(crlPEM(p.CRL), []*x509.Certificate{p.Issuing.Certificate})

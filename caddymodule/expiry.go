@@ -1,0 +1,49 @@
+package caddymodule
+
+import (
+	"crypto/x509"
+
+	"github.com/obgw/obgw/gateway/eidas"
+)
+
+// validity is when what a configuration loaded stops serving: the CRLs of
+// its crl file (past nextUpdate, the certificates of their CA are
+// refused) and its trusted QTSP CA certificates. App.Start publishes it
+// in obgw_crl_next_update_timestamp_seconds and
+// obgw_certificate_expiry_timestamp_seconds, in place of the previous
+// configuration's, so that an alert comes before the refusals do.
+type validity struct {
+	crls []eidas.CRLValidity
+	cas  []*x509.Certificate
+}
+
+// publishValidity sets the gauges to v: per CA, the earliest end.
+func (m *metrics) publishValidity(v validity) {
+	crls := map[string]float64{}
+	for _, c := range v.crls {
+		if c.NextUpdate.IsZero() {
+			continue
+		}
+		if t, ok := crls[c.Issuer]; !ok || float64(c.NextUpdate.Unix()) < t {
+			crls[c.Issuer] = float64(c.NextUpdate.Unix())
+		}
+	}
+	cas := map[string]float64{}
+	for _, ca := range v.cas {
+		name := ca.Subject.CommonName
+		if name == "" {
+			name = ca.Subject.String()
+		}
+		if t, ok := cas[name]; !ok || float64(ca.NotAfter.Unix()) < t {
+			cas[name] = float64(ca.NotAfter.Unix())
+		}
+	}
+	m.crlNextUpdate.Reset()
+	for issuer, t := range crls {
+		m.crlNextUpdate.WithLabelValues(issuer).Set(t)
+	}
+	m.certExpiry.Reset()
+	for subject, t := range cas {
+		m.certExpiry.WithLabelValues("qtsp_ca", subject).Set(t)
+	}
+}
