@@ -12,7 +12,7 @@ PKG     := ./...
 STATICCHECK_VERSION := 0.8.2
 STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticcheck
 
-.PHONY: build run run-idp test testdeps unit fuzz bench soak fmt vet staticcheck validate testpki clean
+.PHONY: build run run-idp test testdeps unit fuzz bench soak fmt vet staticcheck validate rules testpki clean
 
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
@@ -30,9 +30,10 @@ run-idp: build
 	OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=obgw-test-secret \
 	OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin $(BIN) run --config Caddyfile --adapter caddyfile
 
-# Every test: unit, Caddyfile checks and the integration suite that runs the
-# real binary over real TLS with signed requests.
-test: build vet validate testdeps
+# Every test: unit, Caddyfile checks, the Prometheus rules and the
+# integration suite that runs the real binary over real TLS with signed
+# requests.
+test: build vet validate rules testdeps
 	$(GO) test -count=1 -timeout 20m $(PKG)
 
 # The Node upstream of the context-token test, from the npm registry at the
@@ -70,6 +71,18 @@ validate: build
 	@for f in Caddyfile policies/*.caddy integration/testdata/*.Caddyfile testdata/split/*.Caddyfile; do \
 	  out=$$($(BIN) fmt --diff $$f 2>&1) || { echo "$$f is not caddy-formatted:"; echo "$$out"; exit 1; }; \
 	done; echo "caddy fmt: clean"
+
+# The Prometheus rules of deploy/prometheus: checked (with the example
+# configuration that loads them) and unit-tested by promtool, from Debian's
+# prometheus package, which .ci/run installs. Without promtool this fails
+# rather than skip: the rules are part of what `make test` proves.
+PROMTOOL ?= promtool
+rules:
+	@command -v $(PROMTOOL) >/dev/null 2>&1 || { \
+	  echo "promtool not found: install Debian's prometheus package (apt-get install prometheus), as .ci/run does"; exit 1; }
+	cd deploy/prometheus && $(PROMTOOL) check rules obgw.rules.yml && \
+	  $(PROMTOOL) check config prometheus.yml >/dev/null && \
+	  $(PROMTOOL) test rules obgw.rules.test.yml
 
 # Fuzz every fuzz target for FUZZTIME each (default 30s). Targets are found
 # by name, so a new parser's fuzzer is picked up without editing this file.
