@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -36,7 +35,7 @@ func TestSCAFlowHeadersBounded(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		counted := &flowCount{Store: h.st}
 		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-		srv := httptest.NewTLSServer(New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		srv := newTestServer(t, New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: h.clk.now}))
 		defer srv.Close()
 		send := func(sid, redirect string) (int, map[string]any) {
 			req, _ := http.NewRequest("POST", srv.URL+"/v1/bank-offered-consents", nil)
@@ -44,6 +43,7 @@ func TestSCAFlowHeadersBounded(t *testing.T) {
 			req.Header.Set("X-Request-ID", rid)
 			req.Header.Set("TPP-Session-ID", sid)
 			req.Header.Set("TPP-Redirect-URI", redirect)
+			setTPPHeaders(req, "", h.clk.now())
 			tok, err := h.issuer.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid,
 				Method: req.Method, Path: req.URL.Path}, h.clk.now())
 			if err != nil {

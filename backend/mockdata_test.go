@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -324,7 +323,7 @@ func TestInitializeInvalidates(t *testing.T) {
 func TestSandboxRoutesAbsentInProduction(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
+	prod := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
 	defer prod.Close()
 	h.srv = prod
 	for _, path := range []string{"/v1/sandbox/initialize", "/v1/sandbox/customers"} {

@@ -5,7 +5,6 @@ import (
 	"context"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -52,7 +51,7 @@ func countingHarness(t *testing.T, kind string) (*harness, *idLookups) {
 	counted := &idLookups{Store: h.st}
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
 	h.srv.Close()
-	h.srv = httptest.NewTLSServer(New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+	h.srv = newTestServer(t, New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: h.clk.now}))
 	t.Cleanup(h.srv.Close)
 	return h, counted
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
@@ -63,7 +62,7 @@ func (n noBodies) Atomically(ctx context.Context, fn func(store.Store) error) er
 func TestPaymentParsedOnce(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-		srv := httptest.NewTLSServer(New(Config{Store: transitionGuard{Store: noBodies{h.st}, t: t}, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		srv := newTestServer(t, New(Config{Store: transitionGuard{Store: noBodies{h.st}, t: t}, Tokens: ver, Sandbox: true, Now: h.clk.now}))
 		defer srv.Close()
 		h.srv = srv
 		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1",

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -92,7 +91,7 @@ func TestPSURevocationPage(t *testing.T) {
 func TestPSURevocationPageProduction(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Now: h.clk.now}))
+	prod := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Now: h.clk.now}))
 	defer prod.Close()
 	for _, m := range []string{"GET", "POST"} {
 		req, _ := http.NewRequest(m, prod.URL+psuBase, strings.NewReader("customerNumber="+sandbox.KariNumber))

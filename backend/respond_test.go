@@ -3,7 +3,6 @@ package backend
 import (
 	"bytes"
 	"log/slog"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
@@ -35,7 +34,7 @@ func TestStoreFailureLogged(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		var logs lockedBuffer
 		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-		srv := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: true, Now: h.clk.now,
+		srv := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Sandbox: true, Now: h.clk.now,
 			Logger: slog.New(slog.NewJSONHandler(&logs, nil))}))
 		defer srv.Close()
 		h.srv = srv

@@ -2,7 +2,6 @@ package backend
 
 import (
 	"bytes"
-	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -89,7 +88,7 @@ func TestHold(t *testing.T) {
 
 		// Production has none of these operations.
 		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-		prod := httptest.NewTLSServer(New(Config{Store: transitionGuard{Store: h.st, t: t}, Tokens: ver, Now: h.clk.now}))
+		prod := newTestServer(t, New(Config{Store: transitionGuard{Store: h.st, t: t}, Tokens: ver, Now: h.clk.now}))
 		defer prod.Close()
 		h.srv = prod
 		for _, what := range []string{"hold", "release", "stop"} {

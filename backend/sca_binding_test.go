@@ -5,7 +5,6 @@ import (
 	"context"
 	"net/http"
 	"net/http/cookiejar"
-	"net/http/httptest"
 	"net/url"
 	"path"
 	"strings"
@@ -483,7 +482,7 @@ func TestSCAHSTS(t *testing.T) {
 	resp, err = anon.Get(expired)
 	check("expired flow", 303, resp, err)
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
+	prod := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
 	defer prod.Close()
 	resp, err = prod.Client().Get(prod.URL + strings.TrimPrefix(live, h.srv.URL))
 	check("production", 503, resp, err)

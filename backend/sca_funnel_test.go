@@ -3,7 +3,6 @@ package backend
 import (
 	"bytes"
 	"context"
-	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -31,7 +30,7 @@ func TestSCAFunnel(t *testing.T) {
 			steps = append(steps, strings.TrimSuffix(step+"/"+reason, "/"))
 		}})
 		h.srv.Close()
-		h.srv = httptest.NewTLSServer(srv)
+		h.srv = newTestServer(t, srv)
 		t.Cleanup(h.srv.Close)
 		expect := func(what string, want ...string) {
 			t.Helper()

@@ -144,7 +144,7 @@ func sealHarness(t *testing.T, h *harness) (*httptest.Server, *writeCount, *cloc
 	counted := &writeCount{Store: h.st}
 	clk := &clock{t: h.clk.now()}
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-	srv := httptest.NewTLSServer(New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: clk.now}))
+	srv := newTestServer(t, New(Config{Store: counted, Tokens: ver, Sandbox: true, Now: clk.now}))
 	t.Cleanup(srv.Close)
 	if !h.sealed {
 		h.sealed, h.srv = true, srv

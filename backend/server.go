@@ -2,7 +2,6 @@ package backend
 
 import (
 	"log/slog"
-	"net/http"
 	"time"
 
 	"github.com/obgw/obgw/backend/fx"
@@ -62,7 +61,7 @@ type Config struct {
 // Server is the backend's HTTP handler.
 type Server struct {
 	cfg  Config
-	mux  *http.ServeMux
+	mux  *routeMux
 	log  *slog.Logger
 	psu  psuGuesses // wrong identification numbers on the PSU's page
 	seal *sealer    // sealed SCA links (sca_seal.go)
@@ -85,7 +84,7 @@ func New(cfg Config) *Server {
 			cfg.Rates = fx.Sandbox{}
 		}
 	}
-	s := &Server{cfg: cfg, mux: http.NewServeMux(), log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
+	s := &Server{cfg: cfg, mux: newRouteMux(), log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
 	switch {
 	case cfg.IdP != nil:
 		s.ident = providerIdentifier{s}

@@ -3,6 +3,8 @@ package backend
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"html"
 	"io"
@@ -77,7 +79,7 @@ func newHarness(t *testing.T, kind string) *harness {
 	iss, _ := tppcontext.NewIssuer(key)
 	ver, _ := tppcontext.NewVerifier(key)
 	h := &harness{t: t, clk: clk, issuer: iss, st: st}
-	h.srv = httptest.NewTLSServer(New(Config{Store: transitionGuard{Store: st, t: t}, Tokens: ver, Sandbox: true, Now: clk.now}))
+	h.srv = newTestServer(t, New(Config{Store: transitionGuard{Store: st, t: t}, Tokens: ver, Sandbox: true, Now: clk.now}))
 	t.Cleanup(h.srv.Close)
 	return h
 }
@@ -113,6 +115,10 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	}
 	req.Header.Set("X-Request-ID", rid)
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=xyz")
+	setTPPHeaders(req, c.body, h.clk.now())
+	if c.psuPresent {
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	}
 	if c.sid != "" {
 		req.Header.Set("TPP-Session-ID", c.sid)
 	}
@@ -144,6 +150,18 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 		}
 	}
 	return resp.StatusCode, body, resp.Header
+}
+
+// setTPPHeaders sets what a TPP sends besides, which the gateway checks
+// and passes on, and the OpenAPI document (newTestServer) requires: Date
+// and, with a body, Digest and Content-Type.
+func setTPPHeaders(req *http.Request, body string, now time.Time) {
+	req.Header.Set("Date", now.UTC().Format(http.TimeFormat))
+	if body != "" {
+		sum := sha256.Sum256([]byte(body))
+		req.Header.Set("Digest", "SHA-256="+base64.StdEncoding.EncodeToString(sum[:]))
+		req.Header.Set("Content-Type", "application/json")
+	}
 }
 
 func errCode(body map[string]any) string {
@@ -621,7 +639,7 @@ func TestProductionHasNoMockSCA(t *testing.T) {
 	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "s1"})
 	href := scaLink(b)
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
-	prod := httptest.NewTLSServer(New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
+	prod := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Sandbox: false, Now: h.clk.now}))
 	defer prod.Close()
 	resp, err := prod.Client().Get(prod.URL + href)
 	if err != nil {

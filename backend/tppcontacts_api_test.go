@@ -236,6 +236,7 @@ func TestTPPContactsNeedVerifiedTPP(t *testing.T) {
 	req, _ := http.NewRequest("PUT", h.srv.URL+"/v1/tpp-contacts", strings.NewReader(body))
 	req.Header.Set("X-Request-ID", rid)
 	req.Header.Set(tppcontext.Header, tok)
+	setTPPHeaders(req, body, h.clk.now())
 	resp, err := h.srv.Client().Do(req)
 	if err != nil {
 		t.Fatal(err)

@@ -2,8 +2,12 @@ package caddymodule
 
 import (
 	"bytes"
+	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
@@ -44,5 +48,35 @@ func TestOpenAPIServesTheDocument(t *testing.T) {
 	}
 	if w := serve("POST", nil); w.Code != 405 || !bytes.Contains(w.Body.Bytes(), []byte(`"SERVICE_INVALID"`)) {
 		t.Errorf("POST: %d %s", w.Code, w.Body)
+	}
+}
+
+// TestOpenAPIGatewayRoutesShipped: every operation the document says the
+// gateway serves itself (x-obgw-served-by: gateway; the backend's own are
+// held to its routes by the backend's tests) has a path matcher in the
+// shipped Caddyfile's adapted configuration.
+func TestOpenAPIGatewayRoutesShipped(t *testing.T) {
+	doc, err := openapi.Load(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	adapted, err := os.ReadFile(filepath.Join("testdata", "Caddyfile.golden.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			if op.Extensions["x-obgw-served-by"] != "gateway" {
+				continue
+			}
+			n++
+			if !bytes.Contains(adapted, []byte(strconv.Quote(path))) {
+				t.Errorf("%s %s: the document says the gateway serves it, but no route of the shipped Caddyfile matches %s", method, path, path)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no operation is marked x-obgw-served-by: gateway")
 	}
 }
