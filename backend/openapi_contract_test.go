@@ -151,15 +151,10 @@ func (c *contract) check(r *http.Request, body []byte, rec *recordedResponse) er
 }
 
 // errorBody checks an answer that no operation describes (an unknown path
-// or method) against the error body with code, or, on the PSU's pages,
-// the plain-text error page.
+// or method) against the error body with code.
 func (c *contract) errorBody(rec *recordedResponse, code string) error {
-	ct := rec.header().Get("Content-Type")
-	if strings.HasPrefix(ct, "text/plain") && code == "RESOURCE_UNKNOWN" && rec.body.Len() > 0 {
-		return nil
-	}
-	if ct != "application/json" {
-		return fmt.Errorf("error answer of type %q, want application/json", ct)
+	if ct := rec.header().Get("Content-Type"); ct != "application/json" {
+		return fmt.Errorf("error answer of type %q, want application/json", rec.header().Get("Content-Type"))
 	}
 	var v any
 	if err := json.Unmarshal(rec.body.Bytes(), &v); err != nil {
