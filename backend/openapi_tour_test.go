@@ -9,8 +9,9 @@ import (
 
 // TestOpenAPITour walks the operations no other test of the package
 // reaches (periodic and bulk payments after creation, a card account's
-// balances and transaction details, a mock card account's balances), so
-// that the document's answers for them are checked too (newTestServer).
+// balances and transaction details, a mock card account's balances, the
+// identity provider's callback), so that the document's answers for them
+// are checked too (newTestServer).
 func TestOpenAPITour(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	expect := func(c tppCall, want int) map[string]any {
@@ -71,4 +72,14 @@ func TestOpenAPITour(t *testing.T) {
 	mock := "/v1/sandbox" + card[len("/v1"):]
 	expect(tppCall{method: "PUT", path: mock + "/balances", body: `{"balances":[{"balanceType":"expected","balanceAmount":{"currency":"NOK","amount":500}}]}`}, 200)
 	expect(tppCall{method: "PUT", path: mock + "/balances", body: `{"balances":[{"balanceType":"closingBooked","balanceAmount":{"currency":"NOK","amount":500}}]}`}, 400)
+
+	// The identity provider's callback, where the sandbox has none.
+	resp, err := h.browser().client.Get(h.srv.URL + callbackPath + "?state=s&code=c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != 404 {
+		t.Fatalf("callback without an identity provider: %d", resp.StatusCode)
+	}
 }
