@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"bytes"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
@@ -411,24 +410,7 @@ func TestOneBatchSchedulerPerProcess(t *testing.T) {
 	if n := batchSchedulers(t, g); n != 1 {
 		t.Fatalf("%d batch schedulers running, want 1", n)
 	}
-	resp, err := http.Get("http://" + g.admin + "/config/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	req, _ := http.NewRequest(http.MethodPost, "http://"+g.admin+"/load", bytes.NewReader(cfg))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Cache-Control", "must-revalidate") // reload although unchanged
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("reload: %d %s", resp.StatusCode, b)
-	}
+	reload(t, g)
 	deadline := time.Now().Add(5 * time.Second)
 	n := batchSchedulers(t, g)
 	for n != 1 && time.Now().Before(deadline) {

@@ -43,31 +43,6 @@ func scrape(t testing.TB, url string) map[string]float64 {
 	return out
 }
 
-// reload loads the gateway's running configuration again through its
-// admin API, as `obgw reload` does: the obgw app and every handler are
-// provisioned anew, in a new metrics registry.
-func reload(t testing.TB, g *gateway) {
-	t.Helper()
-	resp, err := http.Get("http://" + g.admin + "/config/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	req, _ := http.NewRequest(http.MethodPost, "http://"+g.admin+"/load", bytes.NewReader(cfg))
-	req.Header.Set("Content-Type", "application/json")
-	req.Header.Set("Cache-Control", "must-revalidate") // reload although unchanged
-	resp, err = http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := io.ReadAll(resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		t.Fatalf("reload: %d %s", resp.StatusCode, b)
-	}
-}
-
 // TestMetricsSurviveReload (issue 19): the shipped Caddyfile serves
 // Prometheus metrics on the health listener (not on the TPPs' site);
 // every answer is counted by route family, status, Berlin Group code and
