@@ -2,6 +2,7 @@ package caddymodule
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"path/filepath"
@@ -103,7 +104,7 @@ func (r *Ready) ServeHTTP(w http.ResponseWriter, req *http.Request, _ caddyhttp.
 	if len(down) > 0 {
 		w.WriteHeader(http.StatusServiceUnavailable)
 		obgwMetrics.answered(familyHealth, http.StatusServiceUnavailable, "", byGateway)
-		_, err := fmt.Fprintf(w, `{"status":"DOWN","down":%q}`, down)
+		_, err := w.Write(downBody(down))
 		return err
 	}
 	obgwMetrics.answered(familyHealth, http.StatusOK, "", byGateway)
@@ -151,3 +152,12 @@ var (
 	_ caddyhttp.MiddlewareHandler = (*Ready)(nil)
 	_ caddyfile.Unmarshaler       = (*Ready)(nil)
 )
+
+// downBody is /readyz's answer naming what is down.
+func downBody(down []string) []byte {
+	b, _ := json.Marshal(struct {
+		Status string   `json:"status"`
+		Down   []string `json:"down"`
+	}{"DOWN", down})
+	return b
+}
