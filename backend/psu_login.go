@@ -36,10 +36,7 @@ type psuPending struct {
 func (s *Server) sealPSU(r *http.Request, p psuPending) (string, error) {
 	plain := []byte{psuSealKind}
 	plain = binary.BigEndian.AppendUint64(plain, uint64(p.Started.Unix()))
-	for _, v := range []string{p.FlowID, p.Nonce, p.Verifier, p.CookieHash} {
-		plain = binary.AppendUvarint(plain, uint64(len(v)))
-		plain = append(plain, v...)
-	}
+	plain = appendFields(plain, p.FlowID, p.Nonce, p.Verifier, p.CookieHash)
 	return s.seal.sealPlain(r.Context(), plain)
 }
 
@@ -50,15 +47,8 @@ func (s *Server) openPSU(r *http.Request, sealed string) (psuPending, bool) {
 		return psuPending{}, false
 	}
 	p := psuPending{Started: time.Unix(int64(binary.BigEndian.Uint64(plain[1:9])), 0)}
-	rest := plain[9:]
-	for _, dst := range []*string{&p.FlowID, &p.Nonce, &p.Verifier, &p.CookieHash} {
-		l, n := binary.Uvarint(rest)
-		if n <= 0 || l > uint64(len(rest)-n) {
-			return psuPending{}, false
-		}
-		*dst, rest = string(rest[n:n+int(l)]), rest[n+int(l):]
-	}
-	return p, len(rest) == 0
+	rest, ok := readFields(plain[9:], &p.FlowID, &p.Nonce, &p.Verifier, &p.CookieHash)
+	return p, ok && len(rest) == 0
 }
 
 // psuLogin starts the login of the PSU's page of consents: nothing is

@@ -148,12 +148,18 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow)
 // the TPP, and a provider (a broker in front of BankID) may redirect on
 // to other origins.
 func toProvider(w http.ResponseWriter, authURL string) {
+	pageHeaders(w)
+	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(authURL), Text: "Continue to the bank's login."})
+}
+
+// pageHeaders are the headers of the login's small pages (moving on, the
+// provider's outage): never cached, no script, never framed, no Referer.
+func pageHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Cache-Control", "no-store")
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
-	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(authURL), Text: "Continue to the bank's login."})
 }
 
 // movingOn is a page that moves the browser on to Href.
@@ -173,11 +179,7 @@ var movingOnTemplate = template.Must(template.New("moving-on").Parse(`<!doctype 
 // the provider: a redirect would keep the navigation cross-site, without
 // the flow's SameSite=Strict cookie; a page of ours that moves on does not.
 func continueTo(w http.ResponseWriter, r *http.Request, href string) {
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-	h.Set("Referrer-Policy", "no-referrer")
+	pageHeaders(w)
 	// The base path is put in here: the base writer rewrites links of
 	// the forms it knows, not a refresh's URL.
 	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(basePath(r.Context()) + href), Text: "You are logged in."})
@@ -357,11 +359,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		bq[k] = append(bq[k], vs...)
 	}
 	back.RawQuery = bq.Encode()
-	h := w.Header()
-	h.Set("Cache-Control", "no-store")
-	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors 'none'")
-	h.Set("Referrer-Policy", "no-referrer")
+	pageHeaders(w)
 	w.WriteHeader(http.StatusServiceUnavailable)
 	_ = unavailableTemplate.Execute(w, struct{ TPP, Back string }{tppName(f), back.String()})
 }

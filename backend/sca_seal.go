@@ -181,18 +181,37 @@ func (k *sealer) seal(ctx context.Context, f *store.SCAFlow) (string, error) {
 	plain := make([]byte, 0, 64+len(f.TPP)+len(f.TPPSessionID)+len(f.RedirectURI))
 	plain = append(plain, sealVersion)
 	plain = binary.BigEndian.AppendUint64(plain, uint64(f.ExpiresAt.UnixMicro()))
-	for _, s := range []string{f.ID, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID} {
-		plain = binary.AppendUvarint(plain, uint64(len(s)))
-		plain = append(plain, s...)
-	}
+	plain = appendFields(plain, f.ID, f.TPP, f.TPPSessionID, f.RedirectURI, f.Purpose, f.ResourceID)
 	var flags byte
 	if f.AppPreferred {
 		flags |= sealAppPreferred
 	}
 	plain = append(plain, flags)
-	plain = binary.AppendUvarint(plain, uint64(len(f.TPPName)))
-	plain = append(plain, f.TPPName...)
+	plain = appendFields(plain, f.TPPName)
 	return k.sealPlain(ctx, plain)
+}
+
+// appendFields appends each field to a sealed text, its length first
+// (uvarint); readFields reads them back.
+func appendFields(plain []byte, fields ...string) []byte {
+	for _, s := range fields {
+		plain = binary.AppendUvarint(plain, uint64(len(s)))
+		plain = append(plain, s...)
+	}
+	return plain
+}
+
+// readFields reads appendFields' fields into dsts and returns what
+// follows them, or false when rest is too short for them.
+func readFields(rest []byte, dsts ...*string) ([]byte, bool) {
+	for _, dst := range dsts {
+		l, w := binary.Uvarint(rest)
+		if w <= 0 || l > uint64(len(rest)-w) {
+			return nil, false
+		}
+		*dst, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
+	}
+	return rest, true
 }
 
 // sealPlain seals plain under the current key: the key's id, a dot, and
@@ -243,13 +262,9 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 		return nil, false
 	}
 	f := &store.SCAFlow{State: store.FlowPending, ExpiresAt: time.UnixMicro(int64(binary.BigEndian.Uint64(plain[1:9]))).UTC()}
-	rest := plain[9:]
-	for _, dst := range []*string{&f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID} {
-		l, w := binary.Uvarint(rest)
-		if w <= 0 || l > uint64(len(rest)-w) {
-			return nil, false
-		}
-		*dst, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
+	rest, ok := readFields(plain[9:], &f.ID, &f.TPP, &f.TPPSessionID, &f.RedirectURI, &f.Purpose, &f.ResourceID)
+	if !ok {
+		return nil, false
 	}
 	if plain[0] >= 2 {
 		if len(rest) < 1 {
@@ -258,11 +273,9 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 		f.AppPreferred, rest = rest[0]&sealAppPreferred != 0, rest[1:]
 	}
 	if plain[0] >= 3 {
-		l, w := binary.Uvarint(rest)
-		if w <= 0 || l > uint64(len(rest)-w) {
+		if rest, ok = readFields(rest, &f.TPPName); !ok {
 			return nil, false
 		}
-		f.TPPName, rest = string(rest[w:w+int(l)]), rest[w+int(l):]
 	}
 	if len(rest) != 0 {
 		return nil, false

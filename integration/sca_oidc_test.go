@@ -346,6 +346,28 @@ func (a *psuAgent) logIn(authURL, user string) (*http.Response, string) {
 	return a.post(a.d.idp.Issuer()+"/login", url.Values{"authRequestID": {m[1]}, "username": {user}, "password": {"test"}})
 }
 
+// confirmPrivate acts as the PSU in its private context and confirms on
+// the flow's page at pageURL (choosing the first account offered, on a
+// consent's page), and returns obgw's last answer.
+func (a *psuAgent) confirmPrivate(pageURL string) (*http.Response, string) {
+	a.t.Helper()
+	var resp *http.Response
+	var body string
+	for _, form := range []url.Values{{"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
+		_, page := a.get(pageURL)
+		m := csrfRe.FindStringSubmatch(page)
+		if m == nil {
+			a.t.Fatalf("no form: %s", page)
+		}
+		form.Set("csrf", m[1])
+		if acct := accountRe.FindStringSubmatch(page); acct != nil {
+			form.Set("account", acct[1])
+		}
+		resp, body = a.post(pageURL, form)
+	}
+	return resp, body
+}
+
 // callbackVisited is the last callback URL the agent was sent to.
 func (a *psuAgent) callbackVisited() string {
 	for i := len(a.visited) - 1; i >= 0; i-- {
@@ -463,16 +485,7 @@ func TestProductionSCARefusals(t *testing.T) {
 		if resp, page := a.logIn(authURL, sandbox.KariNumber); resp.StatusCode != 200 {
 			t.Fatalf("Kari's payment login: %d %s", resp.StatusCode, page)
 		}
-		var last string
-		for _, form := range []url.Values{{"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
-			_, page := a.get(pageURL)
-			m := csrfRe.FindStringSubmatch(page)
-			if m == nil {
-				t.Fatalf("no form: %s", page)
-			}
-			form.Set("csrf", m[1])
-			resp, last = a.post(pageURL, form)
-		}
+		resp, last := a.confirmPrivate(pageURL)
 		loc, _ := url.Parse(resp.Header.Get("Location"))
 		if resp.StatusCode != http.StatusSeeOther || loc.Query().Get("psu-id") == "" {
 			t.Fatalf("Kari's payment: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), last)
@@ -486,20 +499,7 @@ func TestProductionSCARefusals(t *testing.T) {
 		a := newPSUAgent(t, d)
 		pageURL, authURL := a.startLogin(d.startFlow(t, s, redirect, nil, false))
 		a.logIn(authURL, sandbox.KariNumber)
-		var last *http.Response
-		for _, step := range []url.Values{{"step": {"context"}, "context": {"PRIVATE"}}, {"step": {"confirm"}}} {
-			_, page := a.get(pageURL)
-			m := csrfRe.FindStringSubmatch(page)
-			acct := regexp.MustCompile(`name="account" value="([^"]+)"`).FindStringSubmatch(page)
-			if m == nil {
-				t.Fatalf("no form: %s", page)
-			}
-			step.Set("csrf", m[1])
-			if acct != nil {
-				step.Set("account", acct[1])
-			}
-			last, _ = a.post(pageURL, step)
-		}
+		last, _ := a.confirmPrivate(pageURL)
 		loc, _ := url.Parse(last.Header.Get("Location"))
 		s.psuID = loc.Query().Get("psu-id")
 		if got := s.call("GET", "/v1/accounts", true); got.status != 200 {
