@@ -103,6 +103,14 @@ func Load(dir string) (*PKI, error) {
 		return nil, fmt.Errorf("testpki: %s is not signed by %s: %w", FileGateway, FileGatewayCA, err)
 	}
 
+	if p.BankSeal, err = readKeyPair(FileBankSeal, FileBankSealKey); err != nil {
+		return nil, err
+	}
+	if err := p.BankSeal.Certificate.CheckSignatureFrom(p.Issuing.Certificate); err != nil {
+		return nil, fmt.Errorf("testpki: %s is not signed by the issuing CA of %s: %w", FileBankSeal, FileQTSPCAs, err)
+	}
+	p.BankSeal.Chain = p.Issuing.chain
+
 	crlPEM, err := read(FileQTSPCRL)
 	if err != nil {
 		return nil, err

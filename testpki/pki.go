@@ -45,6 +45,10 @@ type PKI struct {
 	// Gateway is the client certificate a gateway presents to a split
 	// backend (CN obgw-gateway, extended key usage clientAuth only).
 	Gateway *KeyPair
+	// BankSeal is the bank's QSealC ("Test Bank AS", role PSP_AS, issued
+	// by Issuing): the gateway signs its responses with it and TPPs verify
+	// them against it.
+	BankSeal *KeyPair
 	// CRL is Issuing's CRL, listing the "revoked" TPP's certificates.
 	CRL *x509.RevocationList
 	// TPPs are the test TPPs in a fixed order.
@@ -168,6 +172,10 @@ func Generate(now time.Time) (*PKI, error) {
 		return nil, err
 	}
 
+	if p.BankSeal, err = issueBankSeal(p.Issuing, from, until); err != nil {
+		return nil, err
+	}
+
 	// The TPPs' keys are most of the work (RSA-4096 ones take seconds):
 	// generate them on every CPU, keeping the order of tppSpecs.
 	tpps := make([]*TPP, len(tppSpecs))
@@ -259,6 +267,31 @@ func (s tppSpec) profile(kind CertificateKind, from, until time.Time) Certificat
 		NotBefore:              from,
 		NotAfter:               until,
 	}
+}
+
+// BankOrganizationIdentifier is the test bank's organisation identifier,
+// in its QSealC.
+const BankOrganizationIdentifier = "PSD" + NCAID + "-912345678"
+
+// issueBankSeal issues the bank's QSealC: the eseal profile of a TPP's,
+// with the ASPSP role.
+func issueBankSeal(ca *Authority, from, until time.Time) (*KeyPair, error) {
+	tmpl, err := CertificateProfile{
+		Kind:                   Seal,
+		Name:                   "Test Bank AS",
+		OrganizationIdentifier: BankOrganizationIdentifier,
+		Roles:                  []string{"PSP_AS"},
+		NotBefore:              from,
+		NotAfter:               until,
+	}.Template()
+	if err != nil {
+		return nil, err
+	}
+	kp, err := ca.IssueKeyPair(tmpl, 2048)
+	if err != nil {
+		return nil, fmt.Errorf("testpki: bank seal: %w", err)
+	}
+	return kp, nil
 }
 
 func issueServer(ca *Authority, from, until time.Time) (*KeyPair, error) {

@@ -13,22 +13,24 @@ import (
 
 // File names written by WriteDir and read by Load.
 const (
-	FileQTSPCAs    = "qtsp-cas.pem"    // Root and Issuing certificates
-	FileQTSPCRL    = "qtsp-crl.pem"    // Issuing's CRL
-	FileTLSCA      = "tls-ca.pem"      // Test Bank TLS CA
-	FileServer     = "server.pem"      // localhost server certificate
-	FileServerKey  = "server-key.pem"  // its PKCS #8 key
-	FileGatewayCA  = "gateway-ca.pem"  // Test Bank Gateway CA
-	FileGateway    = "gateway.pem"     // gateway client certificate for a split backend
-	FileGatewayKey = "gateway-key.pem" // its PKCS #8 key
-	FileRegistry   = "registry.json"   // the TPP registry
-	sealSuffix     = "-qseal.pem"
-	sealKeySuffix  = "-qseal-key.pem"
-	webSuffix      = "-qwac.pem"
-	webKeySuffix   = "-qwac-key.pem"
-	pemCertificate = "CERTIFICATE"
-	pemPrivateKey  = "PRIVATE KEY"
-	pemCRL         = "X509 CRL"
+	FileQTSPCAs     = "qtsp-cas.pem"      // Root and Issuing certificates
+	FileQTSPCRL     = "qtsp-crl.pem"      // Issuing's CRL
+	FileTLSCA       = "tls-ca.pem"        // Test Bank TLS CA
+	FileServer      = "server.pem"        // localhost server certificate
+	FileServerKey   = "server-key.pem"    // its PKCS #8 key
+	FileGatewayCA   = "gateway-ca.pem"    // Test Bank Gateway CA
+	FileGateway     = "gateway.pem"       // gateway client certificate for a split backend
+	FileGatewayKey  = "gateway-key.pem"   // its PKCS #8 key
+	FileRegistry    = "registry.json"     // the TPP registry
+	FileBankSeal    = "bank-seal.pem"     // the bank's QSealC
+	FileBankSealKey = "bank-seal-key.pem" // its PKCS #8 key
+	sealSuffix      = "-qseal.pem"
+	sealKeySuffix   = "-qseal-key.pem"
+	webSuffix       = "-qwac.pem"
+	webKeySuffix    = "-qwac-key.pem"
+	pemCertificate  = "CERTIFICATE"
+	pemPrivateKey   = "PRIVATE KEY"
+	pemCRL          = "X509 CRL"
 )
 
 // SealFile returns the file name of a TPP's QSealC, e.g. "tpp-qseal.pem".
@@ -71,7 +73,8 @@ func (p *PKI) Registry() Registry {
 
 // WriteDir writes p to dir (created if missing) as PEM files and
 // registry.json: qtsp-cas.pem, qtsp-crl.pem, tls-ca.pem, server.pem,
-// server-key.pem, gateway-ca.pem, gateway.pem, gateway-key.pem, and <id>-qseal.pem, <id>-qseal-key.pem, <id>-qwac.pem,
+// server-key.pem, gateway-ca.pem, gateway.pem, gateway-key.pem,
+// bank-seal.pem, bank-seal-key.pem, and <id>-qseal.pem, <id>-qseal-key.pem, <id>-qwac.pem,
 // <id>-qwac-key.pem per TPP. Keys are unencrypted PKCS #8. CA keys are not
 // written.
 func (p *PKI) WriteDir(dir string) error {
@@ -85,8 +88,9 @@ func (p *PKI) WriteDir(dir string) error {
 		FileServer:    certPEM(p.Server.Certificate),
 		FileGatewayCA: certPEM(p.GatewayCA.Certificate),
 		FileGateway:   certPEM(p.Gateway.Certificate),
+		FileBankSeal:  certPEM(p.BankSeal.Certificate),
 	}
-	keys := map[string]*rsa.PrivateKey{FileServerKey: p.Server.Key, FileGatewayKey: p.Gateway.Key}
+	keys := map[string]*rsa.PrivateKey{FileServerKey: p.Server.Key, FileGatewayKey: p.Gateway.Key, FileBankSealKey: p.BankSeal.Key}
 	for _, t := range p.TPPs {
 		files[SealFile(t.ID)] = certPEM(t.Seal.Certificate)
 		files[WebFile(t.ID)] = certPEM(t.Web.Certificate)

@@ -16,14 +16,16 @@ func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "testpki",
 		Usage: "[--out <dir>]",
-		Short: "Generates the test PKI: QTSP CAs, TPP QSealCs and QWACs, CRL, registry, TLS server certificate",
+		Short: "Generates the test PKI: QTSP CAs, TPP QSealCs and QWACs, the bank seal, CRL, registry, TLS server certificate",
 		Long: `
 Generates a fresh test PKI for obgw's sandbox and tests and writes it as PEM
 files plus registry.json to the output directory (default testdata/pki):
 the QTSP root and issuing CA bundle (qtsp-cas.pem), its CRL (qtsp-crl.pem), a
 localhost TLS server certificate (server.pem, server-key.pem) from its own CA
 (tls-ca.pem), the client certificate a gateway presents to a split backend
-(gateway.pem, gateway-key.pem) from another CA (gateway-ca.pem), and for each
+(gateway.pem, gateway-key.pem) from another CA (gateway-ca.pem), the bank's
+QSealC the gateway signs its responses with (bank-seal.pem, bank-seal-key.pem),
+and for each
 test TPP a QSealC and a QWAC with their keys
 (<name>-qseal.pem, <name>-qseal-key.pem, <name>-qwac.pem, <name>-qwac-key.pem).
 

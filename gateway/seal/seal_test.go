@@ -1,0 +1,220 @@
+package seal
+
+import (
+	"crypto"
+	"crypto/rsa"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/testpki"
+	"github.com/obgw/obgw/tppclient"
+)
+
+func loadSeal(t testing.TB) (*Seal, []byte) {
+	t.Helper()
+	certPEM, err := os.ReadFile("../../testdata/pki/" + testpki.FileBankSeal)
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyPEM, err := os.ReadFile("../../testdata/pki/" + testpki.FileBankSealKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Load(certPEM, keyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, certPEM
+}
+
+var now = time.Date(2026, 11, 25, 12, 0, 0, 0, time.UTC)
+
+func signed(t *testing.T, s *Seal, body []byte, requestID string) http.Header {
+	t.Helper()
+	h := http.Header{"Content-Type": {"application/json"}}
+	if requestID != "" {
+		h.Set("X-Request-ID", requestID)
+	}
+	if err := s.Sign(h, body, now); err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// The signature is what crypto/rsa verifies over the signing string the
+// description's rule 7 builds by hand, and the Digest the SHA-256 of the
+// body: checked without the package's own signing-string code.
+func TestSignIsTheDescriptionsForm(t *testing.T) {
+	s, _ := loadSeal(t)
+	body := []byte(`{"accounts":[]}`)
+	h := signed(t, s, body, "99391c7e-ad88-49ec-a2ad-99ddcb1f7721")
+	sum := sha256.Sum256(body)
+	if got, want := h.Get("Digest"), "SHA-256="+base64.StdEncoding.EncodeToString(sum[:]); got != want {
+		t.Fatalf("Digest %q, want %q", got, want)
+	}
+	if got := h.Get("Date"); got != "Wed, 25 Nov 2026 12:00:00 GMT" {
+		t.Fatalf("Date %q", got)
+	}
+	sig := h.Get("Signature")
+	prefix := `keyId="` + s.KeyID() + `",algorithm="rsa-sha256",headers="date digest x-request-id",signature="`
+	if !strings.HasPrefix(sig, prefix) || !strings.HasSuffix(sig, `"`) {
+		t.Fatalf("Signature %q, want the prefix %q", sig, prefix)
+	}
+	if !strings.HasPrefix(s.KeyID(), "SN="+strings.ToUpper(s.Certificate().SerialNumber.Text(16))+",CA=CN=Test QTSP Issuing CA,O=Test QTSP AS,C=NO") {
+		t.Fatalf("keyId %q", s.KeyID())
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(sig, prefix), `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := "date: " + h.Get("Date") + "\ndigest: " + h.Get("Digest") + "\nx-request-id: 99391c7e-ad88-49ec-a2ad-99ddcb1f7721"
+	hash := sha256.Sum256([]byte(ss))
+	if err := rsa.VerifyPKCS1v15(s.Certificate().PublicKey.(*rsa.PublicKey), crypto.SHA256, hash[:], raw); err != nil {
+		t.Fatalf("crypto/rsa does not verify the signature over %q: %v", ss, err)
+	}
+	der, _ := base64.StdEncoding.DecodeString(h.Get(CertificateHeader))
+	if string(der) != string(s.Certificate().Raw) {
+		t.Fatalf("%s is not the seal certificate", CertificateHeader)
+	}
+}
+
+// Without an X-Request-ID (a refusal of a request that had none) the
+// signature covers date and digest.
+func TestSignWithoutRequestID(t *testing.T) {
+	s, _ := loadSeal(t)
+	h := signed(t, s, nil, "")
+	if !strings.Contains(h.Get("Signature"), `headers="date digest"`) {
+		t.Fatalf("Signature %q", h.Get("Signature"))
+	}
+	if h.Get("Digest") != "SHA-256=47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=" {
+		t.Fatalf("Digest of the empty body %q", h.Get("Digest"))
+	}
+}
+
+func TestSignRefusesTwoRequestIDs(t *testing.T) {
+	s, _ := loadSeal(t)
+	h := http.Header{"X-Request-Id": {"a", "b"}}
+	if err := s.Sign(h, nil, now); err == nil {
+		t.Fatal("signed a response with two X-Request-ID headers")
+	}
+}
+
+func TestLoadRefusesAMismatchedKey(t *testing.T) {
+	certPEM, _ := os.ReadFile("../../testdata/pki/" + testpki.FileBankSeal)
+	otherKey, _ := os.ReadFile("../../testdata/pki/tpp-qseal-key.pem")
+	if _, err := Load(certPEM, otherKey); err == nil || !strings.Contains(err.Error(), "public key") {
+		t.Fatalf("Load with another key: %v", err)
+	}
+	if _, err := Load(nil, otherKey); err == nil {
+		t.Fatal("Load without a certificate")
+	}
+}
+
+// The TPP side: tppclient's ResponseVerifier accepts what Sign made and
+// refuses every alteration.
+func TestTPPVerifiesTheSeal(t *testing.T) {
+	s, certPEM := loadSeal(t)
+	v, err := tppclient.NewResponseVerifier(certPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Now = func() time.Time { return now.Add(time.Second) }
+	const rid = "99391c7e-ad88-49ec-a2ad-99ddcb1f7721"
+	body := []byte(`{"transactions":{"booked":[]}}`)
+	h := signed(t, s, body, rid)
+	cert, err := v.Verify(h, body, rid)
+	if err != nil || cert.Subject.Organization[0] != "Test Bank AS" {
+		t.Fatalf("Verify: %v, %v", cert, err)
+	}
+
+	tppSeal, _ := os.ReadFile("../../testdata/pki/tpp-qseal.pem")
+	tppKey, _ := os.ReadFile("../../testdata/pki/tpp-qseal-key.pem")
+	other, err := Load(tppSeal, tppKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		header func() http.Header
+		body   []byte
+		rid    string
+		want   string
+	}{
+		{"body altered", func() http.Header { return signed(t, s, body, rid) }, []byte(`{"transactions":{"booked":[{}]}}`), rid, "Digest does not match"},
+		{"digest replaced", func() http.Header {
+			h := signed(t, s, body, rid)
+			sum := sha256.Sum256([]byte("x"))
+			h.Set("Digest", "SHA-256="+base64.StdEncoding.EncodeToString(sum[:]))
+			return h
+		}, []byte("x"), rid, "does not verify"},
+		{"another request's answer", func() http.Header { return signed(t, s, body, "5f1b5b5e-1d2c-4a57-9f5a-0e4a7f3f2a11") }, body, rid, "X-Request-ID"},
+		{"unsigned", func() http.Header { return http.Header{"Digest": {"SHA-256=x"}} }, body, rid, tppclient.ErrUnsigned.Error()},
+		{"signed by someone else", func() http.Header {
+			h := http.Header{"X-Request-Id": {rid}}
+			if err := other.Sign(h, body, now); err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}, body, rid, "names no trusted bank certificate"},
+		{"certificate header swapped", func() http.Header {
+			h := signed(t, s, body, rid)
+			h.Set(CertificateHeader, other.certHeader)
+			return h
+		}, body, rid, "not the trusted bank certificate"},
+		{"stale", func() http.Header {
+			h := http.Header{"X-Request-Id": {rid}}
+			if err := s.Sign(h, body, now.Add(-time.Hour)); err != nil {
+				t.Fatal(err)
+			}
+			return h
+		}, body, rid, "from now"},
+		{"x-request-id not covered", func() http.Header {
+			h := signed(t, s, body, "")
+			h.Set("X-Request-ID", rid)
+			return h
+		}, body, rid, "does not cover x-request-id"},
+		{"two signatures", func() http.Header {
+			h := signed(t, s, body, rid)
+			h.Add("Signature", h.Get("Signature"))
+			return h
+		}, body, rid, "2 Signature headers"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := v.Verify(c.header(), c.body, c.rid)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("Verify: %v, want an error with %q", err, c.want)
+			}
+			if c.want == tppclient.ErrUnsigned.Error() && !errors.Is(err, tppclient.ErrUnsigned) {
+				t.Fatalf("Verify: %v is not ErrUnsigned", err)
+			}
+		})
+	}
+}
+
+func TestResponseVerifierNeedsACertificate(t *testing.T) {
+	if _, err := tppclient.NewResponseVerifier(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1}})); err == nil {
+		t.Fatal("a verifier without a certificate")
+	}
+}
+
+// BenchmarkSign is the cost a signed response adds: Digest of a 2 KiB body
+// and the RSA-2048 signature.
+func BenchmarkSign(b *testing.B) {
+	s, _ := loadSeal(b)
+	body := []byte(strings.Repeat("x", 2048))
+	b.ReportAllocs()
+	for b.Loop() {
+		h := http.Header{"X-Request-Id": {"99391c7e-ad88-49ec-a2ad-99ddcb1f7721"}, "Date": {"Wed, 25 Nov 2026 12:00:00 GMT"}}
+		if err := s.Sign(h, body, now); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,143 @@
+package tppclient
+
+import (
+	"crypto/rsa"
+	"crypto/x509"
+	"encoding/base64"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/obgw/obgw/gateway/digest"
+	"github.com/obgw/obgw/gateway/signature"
+)
+
+// ErrUnsigned is the error of Verify for a response without a Signature.
+var ErrUnsigned = errors.New("the response is not signed (no Signature header)")
+
+// ResponseVerifier checks the bank's signatures on responses against the
+// bank seal certificates a TPP trusts (pinned, as a TPP pins a bank's
+// QSealC), not against whatever certificate a response carries.
+type ResponseVerifier struct {
+	certs []*x509.Certificate
+	// MaxClockSkew bounds how far the signed Date may be from the local
+	// clock; zero means 5 minutes.
+	MaxClockSkew time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// NewResponseVerifier trusts the certificates in certPEM (one or more; a
+// bank rotating its seal publishes both).
+func NewResponseVerifier(certPEM []byte) (*ResponseVerifier, error) {
+	v := &ResponseVerifier{}
+	for rest := certPEM; ; {
+		var b *pem.Block
+		b, rest = pem.Decode(rest)
+		if b == nil {
+			break
+		}
+		if b.Type != "CERTIFICATE" {
+			continue
+		}
+		c, err := x509.ParseCertificate(b.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("tppclient: parse bank certificate: %w", err)
+		}
+		if _, ok := c.PublicKey.(*rsa.PublicKey); !ok {
+			return nil, fmt.Errorf("tppclient: the bank certificate %q has a %T key; rsa-sha256 needs RSA", c.Subject.CommonName, c.PublicKey)
+		}
+		v.certs = append(v.certs, c)
+	}
+	if len(v.certs) == 0 {
+		return nil, errors.New("tppclient: no CERTIFICATE block in the bank certificate PEM")
+	}
+	return v, nil
+}
+
+// Verify checks the signature of a response whose body is exactly body
+// (as received, before any decompression), to a request sent with
+// X-Request-ID requestID (empty: the request had none). It returns the
+// bank's certificate that verified it. The checks: exactly one Signature,
+// strictly parsed; its keyId names a trusted certificate; date, digest and
+// (with a requestID) x-request-id are signed, the signed x-request-id is
+// requestID and the Date within MaxClockSkew; the Digest matches body; the
+// RSA signature verifies. A response carrying ASPSP-Signature-Certificate
+// must carry the trusted certificate there.
+func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) (*x509.Certificate, error) {
+	vals := h.Values("Signature")
+	switch {
+	case len(vals) == 0:
+		return nil, ErrUnsigned
+	case len(vals) > 1:
+		return nil, fmt.Errorf("the response has %d Signature headers; a signed response has one", len(vals))
+	}
+	p, err := signature.Parse(vals[0])
+	if err != nil {
+		return nil, err
+	}
+	kid, err := signature.ParseKeyID(p.KeyID)
+	if err != nil {
+		return nil, fmt.Errorf("the response's %v", err)
+	}
+	var cert *x509.Certificate
+	for _, c := range v.certs {
+		if kid.Matches(c) {
+			cert = c
+			break
+		}
+	}
+	if cert == nil {
+		return nil, fmt.Errorf("the response is signed with keyId %q, which names no trusted bank certificate", p.KeyID)
+	}
+	if sent := h.Get("ASPSP-Signature-Certificate"); sent != "" {
+		der, err := base64.StdEncoding.DecodeString(sent)
+		if err != nil || !slices.Equal(der, cert.Raw) {
+			return nil, errors.New("ASPSP-Signature-Certificate is not the trusted bank certificate the keyId names")
+		}
+	}
+	need := []string{"date", "digest"}
+	if requestID != "" {
+		need = append(need, "x-request-id")
+	}
+	for _, n := range need {
+		if !slices.Contains(p.Headers, n) {
+			return nil, fmt.Errorf("the response signature does not cover %s", n)
+		}
+	}
+	if requestID != "" && h.Get("X-Request-Id") != requestID {
+		return nil, fmt.Errorf("the response's X-Request-ID %q is not the request's %q", h.Get("X-Request-Id"), requestID)
+	}
+	date, err := http.ParseTime(h.Get("Date"))
+	if err != nil {
+		return nil, fmt.Errorf("the response's Date %q is not an HTTP date", h.Get("Date"))
+	}
+	now, skew := time.Now(), v.MaxClockSkew
+	if v.Now != nil {
+		now = v.Now()
+	}
+	if skew == 0 {
+		skew = 5 * time.Minute
+	}
+	if d := now.Sub(date); d > skew || d < -skew {
+		return nil, fmt.Errorf("the response's Date %s is %s from now", h.Get("Date"), d.Round(time.Second))
+	}
+	dg, err := digest.Parse(h.Get("Digest"))
+	if err != nil {
+		return nil, fmt.Errorf("the response's %v", err)
+	}
+	if err := dg.Verify(body); err != nil {
+		return nil, fmt.Errorf("the response's Digest does not match the %d body bytes received", len(body))
+	}
+	ss, err := signature.AppendSigningString(nil, p.Headers, "", "", h)
+	if err != nil {
+		return nil, fmt.Errorf("the response's signed headers: %v", err)
+	}
+	if err := signature.Verify(cert.PublicKey.(*rsa.PublicKey), ss, p.Signature); err != nil {
+		return nil, fmt.Errorf("the response signature does not verify with the bank certificate %q", cert.Subject.CommonName)
+	}
+	return cert, nil
+}
