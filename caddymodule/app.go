@@ -18,6 +18,7 @@ import (
 	"github.com/obgw/obgw/gateway"
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
+	"github.com/obgw/obgw/gateway/seal"
 
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -90,6 +91,12 @@ type App struct {
 	// Environment is "production" (default) or "sandbox". Only a sandbox
 	// identifies a PSU by a customer number and serves /v1/sandbox/*.
 	Environment string `json:"environment,omitempty"`
+
+	// BankSealCert and BankSealKey are the bank's QSealC (PEM) and its RSA
+	// private key (PEM): obgw_sign signs responses with them. Both or
+	// neither.
+	BankSealCert string `json:"bank_seal_cert,omitempty"`
+	BankSealKey  string `json:"bank_seal_key,omitempty"`
 	// BodyMemory is how many bytes of request bodies the gateway holds at
 	// once, all requests together (default 64 MiB). Bodies are read only
 	// after a request is authenticated, in chunks as bytes arrive; a chunk
@@ -113,6 +120,7 @@ type App struct {
 	verifier    *gateway.Verifier
 	contextKey  []byte
 	signingKey  *tppcontext.SigningKey // context_signing_key_file's
+	seal        *seal.Seal             // bank_seal_cert's and bank_seal_key's
 	listenCheck *time.Timer            // warnSharedListeners, once after Start
 	jwks        jose.JSONWebKeySet     // the signing and published keys
 	slog        *slog.Logger
@@ -149,6 +157,9 @@ func (a *App) Provision(ctx caddy.Context) error {
 	a.metrics = obgwMetrics
 	if err := a.metrics.register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("obgw: metrics: %v", err)
+	}
+	if err := a.loadSeal(); err != nil {
+		return err
 	}
 	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == "" {
 		a.backendOnly = true

@@ -35,6 +35,8 @@ func init() {
 //	    context_published_key_files <PEM key>...
 //	    context_audience            <the upstream's name>
 //	    environment           production|sandbox
+//	    bank_seal_cert        <PEM QSealC the responses are signed with>
+//	    bank_seal_key         <its PEM RSA private key>
 //	    body_memory           <bytes, e.g. 64MiB>
 //	    redis_url             <redis:// URL>
 //	    ocsp                  on|off
@@ -71,7 +73,7 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if len(args) == 1 {
 			arg = args[0]
 		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" &&
-			name != "context_signing_key_file" && name != "context_audience" {
+			name != "context_signing_key_file" && name != "context_audience" && name != "bank_seal_cert" && name != "bank_seal_key" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
 			// in memory, is a production deployment, or reads no CRL file
@@ -112,6 +114,10 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.BodyMemory, err = parseSize(arg)
 		case "environment":
 			a.Environment = arg
+		case "bank_seal_cert":
+			a.BankSealCert = arg
+		case "bank_seal_key":
+			a.BankSealKey = arg
 		case "redis_url":
 			a.RedisURL = arg
 		case "ocsp":

@@ -2,6 +2,8 @@ package main
 
 import (
 	"crypto/tls"
+	"crypto/x509"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -20,7 +22,7 @@ import (
 func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "tpp-request",
-		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [--fail] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
+		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [--fail] [--bank-cert <pem>] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
 		Short: "Sends one request signed as a test TPP, and prints the response",
 		Long: `
 Signs a request as a TPP of the test PKI (QSealC and key from --pki, default
@@ -28,6 +30,12 @@ testdata/pki, TPP --tpp, default "tpp") exactly as the interface description
 demands: Date, X-Request-ID, Digest, TPP-Signature-Certificate and Signature.
 It trusts the test TLS CA (tls-ca.pem) and with --qwac presents the TPP's
 QWAC for mutual TLS. The response status, headers and body are printed.
+
+A signed response's signature (Signature, Digest, ASPSP-Signature-Certificate)
+is verified against the bank's seal certificate (--bank-cert, default the
+test PKI's bank-seal.pem) and the last line says so: "signature: verified by
+<bank>", "signature: none (the response is not signed)", or "signature: NOT
+VERIFIED: <why>", which also makes the exit status 1.
 
 Any answer received is a success (exit status 0), a 401 CONSENT_INVALID or
 a 400 FORMAT_ERROR included: that answer is what a TPP developer asked to
@@ -50,6 +58,7 @@ Example, with 'make run' in another terminal:
 			cmd.Flags().StringArrayP("header", "H", nil, "Extra header 'Name: value' (repeatable)")
 			cmd.Flags().StringP("data", "d", "", "JSON body")
 			cmd.Flags().Bool("fail", false, "Exit with status 22 when the answer's status is 400 or more")
+			cmd.Flags().String("bank-cert", "", "The bank's seal certificate (PEM) to verify response signatures with (default <pki>/bank-seal.pem)")
 			cmd.Args = cobra.ExactArgs(2)
 			run := caddycmd.WrapCommandFuncForCobra(cmdTPPRequest)
 			cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -112,6 +121,18 @@ func tppRequest(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 	if d := fl.String("data"); d != "" {
 		body = []byte(d)
 	}
+	bankCert := fl.String("bank-cert")
+	if bankCert == "" {
+		bankCert = filepath.Join(dir, "bank-seal.pem")
+	}
+	bankPEM, err := os.ReadFile(bankCert)
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("the bank's seal certificate: %v", err)
+	}
+	responses, err := tppclient.NewResponseVerifier(bankPEM)
+	if err != nil {
+		return caddy.ExitCodeFailedStartup, fmt.Errorf("%s: %v", bankCert, err)
+	}
 	client := tppclient.NewClient(signer, tppclient.NewTLSTransport(gatewayRoots(dir), clientCert))
 	resp, err := client.Do(method, url, headers, body)
 	if err != nil {
@@ -130,10 +151,22 @@ func tppRequest(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 		}
 	}
 	fmt.Fprintln(stdout)
-	if _, err := io.Copy(stdout, resp.Body); err != nil {
+	respBody, err := io.ReadAll(resp.Body)
+	if err != nil {
 		return caddy.ExitCodeFailedStartup, fmt.Errorf("reading the answer's body: %v", err)
 	}
+	stdout.Write(respBody)
 	fmt.Fprintln(stdout)
+	bank, err := responses.Verify(resp.Header, respBody, resp.Request.Header.Get("X-Request-ID"))
+	switch {
+	case errors.Is(err, tppclient.ErrUnsigned):
+		fmt.Fprintln(stdout, "signature: none (the response is not signed)")
+	case err != nil:
+		fmt.Fprintf(stdout, "signature: NOT VERIFIED: %v\n", err)
+		return caddy.ExitCodeFailedStartup, nil
+	default:
+		fmt.Fprintf(stdout, "signature: verified by %s\n", bankName(bank))
+	}
 	if resp.StatusCode >= 400 && fl.Bool("fail") {
 		// A status with no error: the answer printed above says what
 		// went wrong, and the runner would log it at error level.
@@ -141,4 +174,13 @@ func tppRequest(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 		return exitHTTPError, nil
 	}
 	return caddy.ExitCodeSuccess, nil
+}
+
+// bankName names the bank of a seal certificate: its organisation, else
+// its common name.
+func bankName(c *x509.Certificate) string {
+	if len(c.Subject.Organization) > 0 {
+		return c.Subject.Organization[0]
+	}
+	return c.Subject.CommonName
 }
