@@ -5,9 +5,13 @@ import (
 	"crypto/tls"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/obgw/obgw/gateway/seal"
 )
 
 // pkiDir is the committed test PKI, as 'make run' uses it.
@@ -91,3 +95,46 @@ func TestTPPRequestNoAnswer(t *testing.T) {
 		t.Fatalf("status %d, error %v; want 1 and an error", status, err)
 	}
 }
+
+// TestTPPRequestVerifiesTheBankSignature: a signed answer is verified
+// against the test PKI's bank seal and the last line says so; an altered
+// one says NOT VERIFIED and exits 1; an unsigned one says none.
+func TestTPPRequestVerifiesTheBankSignature(t *testing.T) {
+	certPEM, _ := os.ReadFile(filepath.Join(pkiDir, "bank-seal.pem"))
+	keyPEM, _ := os.ReadFile(filepath.Join(pkiDir, "bank-seal-key.pem"))
+	bank, err := seal.Load(certPEM, keyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := gatewayStandIn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body := []byte(`{"accounts":[]}`)
+		if r.URL.Path == "/unsigned" {
+			w.Write(body)
+			return
+		}
+		w.Header().Set("X-Request-ID", r.Header.Get("X-Request-ID"))
+		if err := bank.Sign(w.Header(), body, time.Now()); err != nil {
+			t.Error(err)
+		}
+		if r.URL.Path == "/altered" {
+			body = []byte(`{"accounts":[{}]}`)
+		}
+		w.Write(body)
+	}))
+	for _, tc := range []struct {
+		path, want string
+		status     int
+	}{
+		{"/v1/accounts", "signature: verified by Test Bank AS\n", 0},
+		{"/altered", "signature: NOT VERIFIED: the response's Digest does not match the 17 body bytes received\n", 1},
+		{"/unsigned", "signature: none (the response is not signed)\n", 0},
+	} {
+		var stdout, stderr bytes.Buffer
+		status, err := tppRequest(commandFlags(t, "tpp-request", "--pki", pkiDir, "GET", srv.URL+tc.path), &stdout, &stderr)
+		if err != nil || status != tc.status || !strings.HasSuffix(stdout.String(), tc.want) {
+			t.Errorf("%s: status %d, error %v, output ending %q; want %d and %q", tc.path, status, err, tail(stdout.String()), tc.status, tc.want)
+		}
+	}
+}
+
+func tail(s string) string { return s[max(0, len(s)-120):] }
