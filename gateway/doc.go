@@ -16,5 +16,11 @@
 // without PSU-IP-Address, comes last, so that it counts only calls that
 // would be served.
 //
+// With Config.Diagnostics (a sandbox's setting) the texts of signature,
+// Digest and Date failures name the precise cause and carry the signing
+// string built (diagnose.go); Verifier.Analyse answers every check of a
+// request without executing or recording anything (analysis.go), for the
+// sandbox's signature check.
+//
 // The Caddy handler obgw_verify in caddymodule is a thin adapter.
 package gateway

@@ -46,6 +46,11 @@ type Config struct {
 	CertCacheTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Diagnostics makes the texts of signature, Digest and Date failures
+	// name the precise cause and carry the signing string built
+	// (diagnose.go). For sandboxes only: they tell anyone who sends a
+	// request how the gateway reads it.
+	Diagnostics bool
 }
 
 // Verifier runs the pipeline. It is safe for concurrent use and shared by
@@ -238,7 +243,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	k.lap(CheckHygiene)
 
 	// 2. Date.
-	if o.record(p, CheckDate, DecisionPass, checkDate(h, now, v.cfg.ClockSkew)) {
+	if o.record(p, CheckDate, DecisionPass, v.diagnoseDate(h, now, checkDate(h, now, v.cfg.ClockSkew))) {
 		return
 	}
 	k.lap(CheckDate)
@@ -264,7 +269,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 4. Signature, before anything is said about the TPP: an unsigned
 	// request with someone's (public) certificate learns nothing of the
 	// register and is not attributed to that TPP.
-	if o.record(p, CheckSignature, DecisionPass, entry.verifySignature(r.HTTP, r.target(), p)) {
+	if o.record(p, CheckSignature, DecisionPass, v.diagnoseSignature(entry, r, p, entry.verifySignature(r.HTTP, r.target(), p))) {
 		return
 	}
 	k.lap(CheckSignature)
@@ -329,7 +334,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 		}
 		r.Body = body
 	}
-	if d, e := checkDigest(h, r.Body, p); o.record(p, CheckDigest, d, e) {
+	if d, e := checkDigest(h, r.Body, p); o.record(p, CheckDigest, d, v.diagnoseDigest(h, r.Body, e)) {
 		return
 	}
 	if e := checkBody(h, r.Body); e != nil && o.fail(p, CheckHygiene, e) {

@@ -1,0 +1,227 @@
+package gateway
+
+import (
+	"context"
+	"crypto/sha512"
+	"encoding/base64"
+	"fmt"
+	"strings"
+
+	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/gateway/digest"
+	"github.com/obgw/obgw/gateway/signature"
+)
+
+// Analysis is the sandbox's signature check of one request (Analyse):
+// every check the pipeline would make of a real call with the same
+// headers and body, each with its verdict and the texts of diagnostics,
+// the signing string the gateway built and the Digest it computed.
+type Analysis struct {
+	// Result is "ok" when no check failed, else "failed".
+	Result string `json:"result"`
+	// Checks are the checks in the order the pipeline runs them.
+	Checks []AnalysisCheck `json:"checks"`
+	// SigningString is the signing string the gateway built from the
+	// request, lines joined with \n, identifiers shortened as in
+	// diagnostic texts; absent when it could not be built.
+	SigningString string `json:"signingString,omitempty"`
+	// SigningStringSHA256 is the base64 SHA-256 of the signing string as
+	// built (identifiers whole), to compare with the client's exactly.
+	SigningStringSHA256 string `json:"signingStringSha256,omitempty"`
+	// Body is what the gateway computed over the body received; absent
+	// when the body was not read.
+	Body *BodyAnalysis `json:"body,omitempty"`
+}
+
+// AnalysisCheck is one check's verdict.
+type AnalysisCheck struct {
+	// Check names the check: hygiene, date, certificate, signatureHeader,
+	// keyId, headers, signature, qwac, registry, replay, digest, body.
+	Check string `json:"check"`
+	// Status is ok, failed or skipped.
+	Status string `json:"status"`
+	// Code is the Berlin Group code a real call would get, when failed.
+	Code string `json:"code,omitempty"`
+	// Path is the header the failure is about, when it is about one.
+	Path string `json:"path,omitempty"`
+	// Text says what the check found.
+	Text string `json:"text,omitempty"`
+}
+
+// BodyAnalysis is what the gateway computed over the body.
+type BodyAnalysis struct {
+	// Bytes is the size of the body received.
+	Bytes int `json:"bytes"`
+	// Digest is the Digest header value for it: SHA-256=<base64>.
+	Digest string `json:"digest"`
+	// DigestSHA512 is the same with SHA-512.
+	DigestSHA512 string `json:"digestSha512"`
+	// Claimed is the Digest header as received (shortened past 200 bytes),
+	// when there was one.
+	Claimed string `json:"claimed,omitempty"`
+}
+
+// Analysis statuses.
+const (
+	statusOK      = "ok"
+	statusFailed  = "failed"
+	statusSkipped = "skipped"
+)
+
+// add appends a check's verdict: ok with text when e is nil, else failed
+// with e's code, path and text.
+func (a *Analysis) add(check string, e *bgerror.Error, okText string) {
+	if e == nil {
+		a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusOK, Text: okText})
+		return
+	}
+	a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusFailed, Code: e.Code, Path: e.Path, Text: e.Text})
+}
+
+// skip appends a check that did not run, and why.
+func (a *Analysis) skip(check, why string) {
+	a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusSkipped, Text: why})
+}
+
+// step appends a step of the signature check.
+func (a *Analysis) step(check string, s sigStep, code, notReached string) {
+	switch {
+	case !s.ran:
+		a.skip(check, notReached)
+	case s.failed():
+		e := bgerror.New(code, s.text)
+		e.Path = signingStringPath
+		a.add(check, e, "")
+	default:
+		a.add(check, nil, "")
+	}
+}
+
+// Analyse checks r as the pipeline would under p, with the texts of
+// diagnostics whatever Config.Diagnostics says, and answers every check's
+// verdict instead of stopping at the first failure. It executes nothing
+// and records nothing: the X-Request-ID is not claimed (the real call may
+// use it next), no call is counted against a limit, no context token is
+// issued. The body is read (r.ReadBody) only when the certificate is one
+// the gateway trusts, so that a client without one makes it neither wait
+// for a body nor hold one; the error returned is that read's, if it failed.
+func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysis, *bgerror.Error) {
+	a := &Analysis{Result: statusOK}
+	now := v.cfg.Now()
+	h := r.HTTP.Header
+
+	a.add("hygiene", checkHygiene(r, p), "the request headers are well-formed")
+	if e := checkDate(h, now, v.cfg.ClockSkew); e != nil {
+		d := dateErr(explainDate(h, now, v.cfg.ClockSkew, e.Text))
+		a.add("date", d, "")
+	} else {
+		a.add("date", nil, "within "+v.cfg.ClockSkew.String()+" of the bank's clock")
+	}
+
+	entry, certErr := v.certificate(h, now)
+	a.add("certificate", certErr, "")
+	usable := entry != nil && entry.identity != nil
+	if certErr == nil {
+		a.Checks[len(a.Checks)-1].Text = describeCertificate(entry)
+	}
+
+	const noCert = "needs a certificate that identifies the TPP"
+	var f *sigFindings
+	if usable {
+		f = examineSignature(entry, r, p)
+	}
+	switch {
+	case f == nil:
+		for _, c := range []string{"signatureHeader", "keyId", "headers", "signature"} {
+			a.skip(c, noCert)
+		}
+	case f.missing:
+		a.add("signatureHeader", bgerror.New(bgerror.CodeSignatureMissing, "the Signature header is missing; every request must be signed"), "")
+		for _, c := range []string{"keyId", "headers", "signature"} {
+			a.skip(c, "needs a Signature header")
+		}
+	default:
+		const unparsed = "needs a Signature header that parses"
+		a.step("signatureHeader", f.parse, bgerror.CodeSignatureInvalid, "")
+		a.step("keyId", f.keyID, bgerror.CodeSignatureInvalid, unparsed)
+		a.step("headers", f.covered, bgerror.CodeSignatureInvalid, unparsed)
+		a.step("signature", f.verify, bgerror.CodeSignatureInvalid, unparsed)
+		if f.signing != nil {
+			a.SigningString = strings.Join(shownSigningString(f.signing, f.params.Headers), "\n")
+			a.SigningStringSHA256 = signature.SumBase64(f.signing)
+		}
+	}
+	signed := f != nil && f.first() == "" && !f.missing
+
+	if usable && (r.ClientCertificate != nil || p.RequireQWAC) {
+		_, e := v.checkQWAC(r.ClientCertificate, entry.identity.OrganizationIdentifier, p, now)
+		a.add("qwac", e, "the QWAC names the QSealC's organizationIdentifier")
+	} else if usable {
+		a.skip("qwac", "no TLS client certificate presented; this route does not demand one")
+	} else {
+		a.skip("qwac", noCert)
+	}
+
+	// The register only for a signed request, as the pipeline: a request
+	// that merely carries a TPP's certificate learns nothing of it.
+	if signed && certErr == nil {
+		o := &Outcome{}
+		roles, _ := v.registryAndRole(ctx, entry.identity, h, p, o, &clock{})
+		if o.Err == nil {
+			a.add("registry", nil, fmt.Sprintf("%s is authorised; roles granted: %s", entry.identity.OrganizationIdentifier, strings.Join(roles, " ")))
+		} else {
+			a.add("registry", o.Err, "")
+		}
+	} else {
+		a.skip("registry", "looked up only for a request whose certificate and signature pass")
+	}
+	a.skip("replay", "not recorded: the X-Request-ID stays unused for your real call")
+
+	if certErr != nil {
+		a.skip("digest", "the body is read only for a request with a trusted certificate")
+		a.skip("body", "the body is read only for a request with a trusted certificate")
+	} else {
+		if r.ReadBody != nil {
+			body, e := r.ReadBody()
+			if e != nil {
+				return nil, e
+			}
+			r.Body = body
+		}
+		d, e := checkDigest(h, r.Body, p)
+		if e != nil {
+			e = bgerror.Format(e.Path, explainDigest(h, r.Body, e.Text))
+		}
+		switch {
+		case e == nil && d == DecisionSkip:
+			a.skip("digest", "no Digest header and no body")
+		default:
+			a.add("digest", e, "the Digest matches the body")
+		}
+		bodyText := "no body"
+		if len(r.Body) > 0 {
+			bodyText = "JSON within the bounds of the interface"
+		}
+		a.add("body", checkBody(h, r.Body), bodyText)
+		sum := sha512.Sum512(r.Body)
+		a.Body = &BodyAnalysis{Bytes: len(r.Body), Digest: digest.Of(r.Body), DigestSHA512: "SHA-512=" + base64.StdEncoding.EncodeToString(sum[:])}
+		if v := h["Digest"]; len(v) > 0 {
+			a.Body.Claimed = clipText(v[0], 200)
+		}
+	}
+
+	for _, c := range a.Checks {
+		if c.Status == statusFailed {
+			a.Result = statusFailed
+			break
+		}
+	}
+	return a, nil
+}
+
+// describeCertificate says what a verified certificate is.
+func describeCertificate(e *certEntry) string {
+	id := e.identity
+	return fmt.Sprintf("QSealC of %s (%s), roles %s, chains to a trusted QTSP CA, valid until %s; its keyId is %s",
+		clipText(id.Name, 80), id.OrganizationIdentifier, strings.Join(id.Roles, " "), id.Certificate.NotAfter.UTC().Format("2006-01-02"), signature.KeyIDFor(id.Certificate))
+}
