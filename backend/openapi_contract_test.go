@@ -2,10 +2,6 @@ package backend
 
 import (
 	"bytes"
-	"context"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,16 +11,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
-	"github.com/getkin/kin-openapi/openapi3"
-	"github.com/getkin/kin-openapi/openapi3filter"
-	"github.com/getkin/kin-openapi/routers"
-	"github.com/getkin/kin-openapi/routers/gorillamux"
-
 	"github.com/obgw/obgw/backend/codelists"
-	"github.com/obgw/obgw/openapi"
+	"github.com/obgw/obgw/openapi/openapitest"
 )
 
 // The OpenAPI document (openapi/obgw.yaml) is kept true here, in two ways:
@@ -44,27 +34,6 @@ import (
 // certificate headers (the document's security schemes) are the gateway's
 // to check; the tests stand after it and send none.
 
-// contract is the parsed document and its router, shared by every test.
-type contract struct {
-	doc    *openapi3.T
-	router routers.Router
-}
-
-var loadContract = sync.OnceValues(func() (*contract, error) {
-	doc, err := openapi.Load(context.Background())
-	if err != nil {
-		return nil, err
-	}
-	r, err := gorillamux.NewRouter(doc)
-	if err != nil {
-		return nil, err
-	}
-	// The SCA pages are HTML, which openapi3filter does not decode by
-	// itself: as text.
-	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
-	return &contract{doc: doc, router: r}, nil
-})
-
 // newTestServer serves h over TLS as every test of this package does,
 // checking each exchange against the OpenAPI document: a request or
 // response the document does not allow fails t.
@@ -74,10 +43,11 @@ func newTestServer(t testing.TB, h http.Handler) *httptest.Server {
 }
 
 // contractChecked wraps h so that every request it serves and every
-// response it sends is checked against the document.
+// response it sends is checked against the document (openapitest, the
+// rules the integration tests' client applies too).
 func contractChecked(t testing.TB, h http.Handler) http.Handler {
 	t.Helper()
-	c, err := loadContract()
+	c, err := openapitest.Document()
 	if err != nil {
 		t.Fatalf("the OpenAPI document: %v", err)
 	}
@@ -89,93 +59,21 @@ func contractChecked(t testing.TB, h http.Handler) http.Handler {
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))
 		sent := r.Clone(r.Context())
-		sent.Body = io.NopCloser(bytes.NewReader(body))
 		rec := &recordedResponse{w: w}
 		h.ServeHTTP(rec, r)
-		if err := c.check(sent, body, rec); err != nil {
+		err = c.Check(openapitest.Exchange{
+			Request:     sent,
+			RequestBody: body,
+			// See the comment at the top.
+			SkipRequest: rec.status() >= 400,
+			Status:      rec.status(),
+			Header:      rec.header(),
+			Body:        rec.body.Bytes(),
+		})
+		if err != nil {
 			t.Errorf("OpenAPI document: %s %s answered %d: %v", sent.Method, sent.URL, rec.status(), err)
 		}
 	})
-}
-
-// check checks one exchange: the request as received (body its bytes) and
-// the response rec recorded.
-func (c *contract) check(r *http.Request, body []byte, rec *recordedResponse) error {
-	status := rec.status()
-	route, params, err := c.router.FindRoute(r)
-	switch {
-	case errors.Is(err, routers.ErrPathNotFound):
-		if status == http.StatusNotFound {
-			return c.errorBody(rec, "RESOURCE_UNKNOWN")
-		}
-		return fmt.Errorf("the document has no path %s (the backend answered it)", r.URL.Path)
-	case errors.Is(err, routers.ErrMethodNotAllowed):
-		if status == http.StatusMethodNotAllowed {
-			return c.errorBody(rec, "SERVICE_INVALID")
-		}
-		return fmt.Errorf("the document has no %s on %s (the backend answered it)", r.Method, r.URL.Path)
-	case err != nil:
-		return fmt.Errorf("finding the operation: %v", err)
-	}
-	in := &openapi3filter.RequestValidationInput{
-		Request:    r,
-		PathParams: params,
-		Route:      route,
-		Options: &openapi3filter.Options{
-			// The gateway's: see the comment at the top.
-			AuthenticationFunc: openapi3filter.NoopAuthenticationFunc,
-			MultiError:         true,
-		},
-	}
-	var problems []string
-	if status < 400 {
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		if err := openapi3filter.ValidateRequest(context.Background(), in); err != nil {
-			problems = append(problems, "request: "+err.Error())
-		}
-	}
-	out := &openapi3filter.ResponseValidationInput{
-		RequestValidationInput: in,
-		Status:                 status,
-		Header:                 rec.header(),
-		Options:                &openapi3filter.Options{IncludeResponseStatus: true, MultiError: true},
-	}
-	out.SetBodyBytes(rec.body.Bytes())
-	if err := openapi3filter.ValidateResponse(context.Background(), out); err != nil {
-		problems = append(problems, "response: "+err.Error()+"\nbody: "+truncated(rec.body.String()))
-	}
-	if problems != nil {
-		return errors.New(strings.Join(problems, "\n"))
-	}
-	return nil
-}
-
-// errorBody checks an answer that no operation describes (an unknown path
-// or method) against the error body with code.
-func (c *contract) errorBody(rec *recordedResponse, code string) error {
-	if ct := rec.header().Get("Content-Type"); ct != "application/json" {
-		return fmt.Errorf("error answer of type %q, want application/json", rec.header().Get("Content-Type"))
-	}
-	var v any
-	if err := json.Unmarshal(rec.body.Bytes(), &v); err != nil {
-		return fmt.Errorf("error body is not JSON: %v", err)
-	}
-	schema := c.doc.Components.Schemas["ErrorBody"].Value
-	if err := schema.VisitJSON(v, openapi3.EnableJSONSchema2020()); err != nil {
-		return fmt.Errorf("error body: %v", err)
-	}
-	msgs := v.(map[string]any)["tppMessages"].([]any)
-	if got := msgs[0].(map[string]any)["code"]; got != code {
-		return fmt.Errorf("error code %v, want %s", got, code)
-	}
-	return nil
-}
-
-func truncated(s string) string {
-	if len(s) > 2000 {
-		return s[:2000] + "…"
-	}
-	return s
 }
 
 // recordedResponse passes a response on and keeps a copy of it.
@@ -232,13 +130,13 @@ func (rr *recordedResponse) header() http.Header {
 // backend serves; those the gateway serves itself say so
 // (x-obgw-served-by: gateway).
 func TestOpenAPICoversEveryRoute(t *testing.T) {
-	c, err := loadContract()
+	c, err := openapitest.Document()
 	if err != nil {
 		t.Fatal(err)
 	}
 	routes := New(Config{Sandbox: true}).Routes()
 	var documented []string
-	for path, item := range c.doc.Paths.Map() {
+	for path, item := range c.Doc().Paths.Map() {
 		for method, op := range item.Operations() {
 			if op.Extensions["x-obgw-served-by"] == "gateway" {
 				continue
@@ -265,7 +163,7 @@ func TestOpenAPICoversEveryRoute(t *testing.T) {
 // exactly those the backend accepts (backend/codelists, the interface
 // description's lists).
 func TestOpenAPICodeLists(t *testing.T) {
-	c, err := loadContract()
+	c, err := openapitest.Document()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -278,7 +176,7 @@ func TestOpenAPICodeLists(t *testing.T) {
 		{"CountryCode", 2, codelists.ValidCountry},
 	} {
 		documented := map[string]bool{}
-		for _, v := range c.doc.Components.Schemas[tc.schema].Value.Enum {
+		for _, v := range c.Doc().Components.Schemas[tc.schema].Value.Enum {
 			documented[v.(string)] = true
 			if !tc.valid(v.(string)) {
 				t.Errorf("%s %s is documented but refused", tc.schema, v)

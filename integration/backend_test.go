@@ -81,7 +81,7 @@ func psuBrowser(t *testing.T, g *gateway, href, number string, accounts int) url
 	}
 	base := "https://" + g.addr
 	get := func() string {
-		resp, err := c.Get(base + href)
+		resp, err := c.Do(browserRequest(t, http.MethodGet, base+href, nil))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -97,7 +97,7 @@ func psuBrowser(t *testing.T, g *gateway, href, number string, accounts int) url
 	}
 	post := func(page string, form url.Values) *http.Response {
 		form.Set("csrf", csrfRe.FindStringSubmatch(page)[1])
-		resp, err := c.PostForm(base+href, form)
+		resp, err := c.Do(browserRequest(t, http.MethodPost, base+href, form))
 		if err != nil {
 			t.Fatal(err)
 		}

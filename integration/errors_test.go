@@ -28,9 +28,12 @@ type caseSpec struct {
 	// signerNow shifts the signer's clock.
 	signerNow time.Duration
 	unsigned  bool
-	status    int
-	code      string
-	text      string // substring of the error text, case-insensitive
+	// bad: the request breaks the OpenAPI document on purpose
+	// (badRequest), so only its answer is checked against it.
+	bad    bool
+	status int
+	code   string
+	text   string // substring of the error text, case-insensitive
 }
 
 // rawSign replaces the Signature header with one made over exactly the
@@ -60,7 +63,7 @@ func TestGatewayErrorTable(t *testing.T) {
 	c := client(nil)
 	cases := []caseSpec{
 		{name: "verified AIS request reaches the consent check", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
-		{name: "signature missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
+		{name: "signature missing", bad: true, path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
 		{name: "signature malformed", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Set("Signature", `keyId=nope`) }, status: 400, code: "SIGNATURE_INVALID"},
 		{name: "signature does not verify (PSU-ID changed after signing)", path: "/v1/accounts",
 			before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-ID", uuid.NewString()) },
@@ -83,44 +86,44 @@ func TestGatewayErrorTable(t *testing.T) {
 		{name: "independently signed request with coverage passes", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
 			rawSign(t, r, "tpp", []string{"(request-target)", "date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 401, code: "CONSENT_INVALID"},
-		{name: "digest missing on a body", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+		{name: "digest missing on a body", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Del("Digest")
 			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
-		{name: "digest does not match body", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) {}, after: func(t *testing.T, r *http.Request) {
+		{name: "digest does not match body", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) {}, after: func(t *testing.T, r *http.Request) {
 			r.Header.Set("Digest", "SHA-256=X48E9qOokqqrvdts8nOJRJN3OWDUoyWxBf7kbu9DBPE=")
 			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
-		{name: "digest malformed", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+		{name: "digest malformed", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Set("Digest", "SHA-256=not base64!")
 			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
-		{name: "digest with unsupported algorithm only", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
+		{name: "digest with unsupported algorithm only", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Set("Digest", "MD5=HUXZLQLMuI/KZ5KDcJPcOA==")
 			rawSign(t, r, "tpp", []string{"date", "digest", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "FORMAT_ERROR", text: "digest"},
-		{name: "date missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+		{name: "date missing", bad: true, path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
 			r.Header.Del("Date")
 			rawSign(t, r, "tpp", []string{"x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "TIMESTAMP_INVALID"},
-		{name: "date unparseable", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
+		{name: "date unparseable", bad: true, path: "/v1/accounts", after: func(t *testing.T, r *http.Request) {
 			r.Header.Set("Date", "2026-11-22T10:00:00Z")
 			rawSign(t, r, "tpp", []string{"date", "x-request-id", "tpp-redirect-uri"}, "rsa-sha256")
 		}, status: 400, code: "TIMESTAMP_INVALID"},
 		{name: "date 2 minutes in the past", path: "/v1/accounts", signerNow: -2 * time.Minute, status: 400, code: "TIMESTAMP_INVALID"},
 		{name: "date 2 minutes in the future", path: "/v1/accounts", signerNow: 2 * time.Minute, status: 400, code: "TIMESTAMP_INVALID"},
 		{name: "date 50 s in the past is accepted", path: "/v1/accounts", signerNow: -50 * time.Second, status: 401, code: "CONSENT_INVALID"},
-		{name: "x-request-id not a UUID", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("X-Request-ID", "12345") }, status: 400, code: "FORMAT_ERROR", text: "x-request-id"},
-		{name: "psu-ip-address malformed", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-IP-Address", "300.1.1.1") }, status: 400, code: "FORMAT_ERROR", text: "psu-ip-address"},
-		{name: "tpp-redirect-uri missing on AIS", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Redirect-URI") }, status: 400, code: "FORMAT_ERROR", text: "tpp-redirect-uri"},
+		{name: "x-request-id not a UUID", bad: true, path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("X-Request-ID", "12345") }, status: 400, code: "FORMAT_ERROR", text: "x-request-id"},
+		{name: "psu-ip-address malformed", bad: true, path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-IP-Address", "300.1.1.1") }, status: 400, code: "FORMAT_ERROR", text: "psu-ip-address"},
+		{name: "tpp-redirect-uri missing on AIS", bad: true, path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Redirect-URI") }, status: 400, code: "FORMAT_ERROR", text: "tpp-redirect-uri"},
 		{name: "tpp-redirect-uri not https", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("TPP-Redirect-URI", "http://tpp.example.no/cb") }, status: 400, code: "FORMAT_ERROR", text: "tpp-redirect-uri"},
 		{name: "repeated signed header", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-ID", uuid.NewString()) }, after: func(t *testing.T, r *http.Request) { r.Header.Add("PSU-ID", uuid.NewString()) }, status: 400, code: "FORMAT_ERROR"},
-		{name: "emoji in JSON body", method: "POST", path: "/v1/bank-offered-consents", body: `{"name":"😀"}`, status: 400, code: "FORMAT_ERROR"},
-		{name: "duplicate JSON key", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1,"a":2}`, status: 400, code: "FORMAT_ERROR"},
+		{name: "emoji in JSON body", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"name":"😀"}`, status: 400, code: "FORMAT_ERROR"},
+		{name: "duplicate JSON key", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1,"a":2}`, status: 400, code: "FORMAT_ERROR"},
 		{name: "bidi override in header", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("PSU-User-Agent", "x\u202ey") }, status: 400, code: "FORMAT_ERROR"},
-		{name: "body not JSON media type", method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, status: 415, code: "FORMAT_ERROR"},
+		{name: "body not JSON media type", bad: true, method: "POST", path: "/v1/bank-offered-consents", body: `{"a":1}`, before: func(t *testing.T, r *http.Request) { r.Header.Set("Content-Type", "text/plain") }, status: 415, code: "FORMAT_ERROR"},
 		{name: "accept excludes JSON", path: "/v1/accounts", before: func(t *testing.T, r *http.Request) { r.Header.Set("Accept", "application/xml") }, status: 406, code: "REQUESTED_FORMATS_INVALID"},
-		{name: "certificate missing", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Signature-Certificate") }, status: 400, code: "CERTIFICATE_MISSING"},
+		{name: "certificate missing", bad: true, path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Del("TPP-Signature-Certificate") }, status: 400, code: "CERTIFICATE_MISSING"},
 		{name: "certificate garbage", path: "/v1/accounts", after: func(t *testing.T, r *http.Request) { r.Header.Set("TPP-Signature-Certificate", "bm90IGEgY2VydA==") }, status: 401, code: "CERTIFICATE_INVALID"},
 		{name: "certificate from an untrusted CA", tpp: "untrusted", path: "/v1/accounts", status: 401, code: "CERTIFICATE_INVALID"},
 		{name: "certificate without PSD2 statement", tpp: "nopsd2", path: "/v1/accounts", status: 401, code: "CERTIFICATE_INVALID"},
@@ -128,8 +131,8 @@ func TestGatewayErrorTable(t *testing.T) {
 		{name: "certificate revoked", tpp: "revoked", path: "/v1/accounts", status: 401, code: "CERTIFICATE_REVOKED"},
 		{name: "TPP withdrawn in the register", tpp: "withdrawn", path: "/v1/accounts", status: 401, code: "CERTIFICATE_BLOCKED"},
 		{name: "TPP not in the register", tpp: "unregistered", path: "/v1/accounts", status: 401, code: "CERTIFICATE_BLOCKED"},
-		{name: "AISP on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
-		{name: "register withdrew PSP_PI the certificate still has", tpp: "regrestricted", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`, status: 401, code: "ROLE_INVALID"},
+		{name: "AISP on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: string(paymentBody), status: 401, code: "ROLE_INVALID"},
+		{name: "register withdrew PSP_PI the certificate still has", tpp: "regrestricted", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: string(paymentBody), status: 401, code: "ROLE_INVALID"},
 		{name: "register-restricted TPP still reads accounts", tpp: "regrestricted", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
 		// Digest is optional for basket creation: the request passes the
 		// gateway and the backend looks the (unknown) payment up.
@@ -142,13 +145,13 @@ func TestGatewayErrorTable(t *testing.T) {
 		}, status: 400, code: "FORMAT_ERROR", text: "$.paymentIds[0]"},
 		// Basket creation wants the PSU present and named (the
 		// description's header table), at the gateway already.
-		{name: "basket creation without PSU-ID", method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
+		{name: "basket creation without PSU-ID", bad: true, method: "POST", path: "/v1/signing-baskets", body: `{"paymentIds":["a"]}`, after: func(t *testing.T, r *http.Request) {
 			r.Header.Set("TPP-Session-ID", "s1")
 			r.Header.Set("PSU-IP-Address", "192.0.2.10")
 		}, status: 400, code: "FORMAT_ERROR", text: "PSU-ID"},
-		{name: "unsigned request with a withdrawn TPP's certificate learns nothing of the register", tpp: "withdrawn", path: "/v1/accounts",
+		{name: "unsigned request with a withdrawn TPP's certificate learns nothing of the register", bad: true, tpp: "withdrawn", path: "/v1/accounts",
 			after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
-		{name: "unsigned request with an AISP certificate on a PIS route", tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`,
+		{name: "unsigned request with an AISP certificate on a PIS route", bad: true, tpp: "aisp", method: "POST", path: "/v1/payments/sepa-credit-transfers", body: `{"a":1}`,
 			after: func(t *testing.T, r *http.Request) { r.Header.Del("Signature") }, status: 400, code: "SIGNATURE_MISSING"},
 		{name: "encoded slash in the path", path: "/v1/accounts/a%2Fb/balances", status: 400, code: "FORMAT_ERROR"},
 		{name: "unknown endpoint", path: "/v2/nothing", unsigned: true, status: 404, code: "RESOURCE_UNKNOWN"},
@@ -182,6 +185,9 @@ func TestGatewayErrorTable(t *testing.T) {
 			}
 			if tc.after != nil {
 				tc.after(t, req)
+			}
+			if tc.bad {
+				badRequest(req)
 			}
 			got := send(t, c, req)
 			if got.status != tc.status || got.err.code() != tc.code {

@@ -30,9 +30,9 @@ func TestAcceptFix(t *testing.T) {
 		if err := signer(t, "tpp").Sign(req, nil); err != nil {
 			t.Fatal(err)
 		}
-		tr := client(nil).Transport.(*http.Transport)
-		tr.DisableCompression = true // see the raw encoding
-		resp, err := (&http.Client{Transport: tr}).Do(req)
+		c := client(nil)
+		transport(c).DisableCompression = true // see the raw encoding
+		resp, err := c.Do(req)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/tls"
 	"encoding/base64"
-	"fmt"
 	"io"
 	"net"
 	"net/http"
@@ -63,6 +62,7 @@ func startEcho(t *testing.T) (*gateway, *recorder) {
 	g := startGateway(t, "integration/testdata/echo.Caddyfile",
 		"OBGW_UPSTREAM="+strings.TrimPrefix(up.URL, "http://"),
 		"OBGW_CONTEXT_KEY="+base64.StdEncoding.EncodeToString(contextKey))
+	g.fixture("echo.Caddyfile: test routes (/v1/echo, /v1/fixes, /v1/target, ...) to a recording upstream")
 	return g, rc
 }
 
@@ -256,11 +256,9 @@ func TestTLSVersions(t *testing.T) {
 	}
 	conn.Close()
 	for _, path := range []string{"/health", "/healthz", "/readyz"} {
-		resp, err := client(nil).Get(fmt.Sprintf("https://%s%s", g.addr, path))
-		if err != nil || resp.StatusCode != 200 {
-			t.Fatalf("%s: %v", path, err)
+		if got := send(t, client(nil), newRequest(t, g, http.MethodGet, path, nil)); got.status != 200 {
+			t.Fatalf("%s: %d %s", path, got.status, got.body)
 		}
-		resp.Body.Close()
 	}
 }
 

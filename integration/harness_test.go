@@ -11,6 +11,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/openapi/openapitest"
 	"github.com/obgw/obgw/testpki"
 	"github.com/obgw/obgw/tppclient"
 )
@@ -59,6 +61,10 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "loading test PKI:", err)
 		return 1
 	}
+	if document, err = openapitest.Document(); err != nil {
+		fmt.Fprintln(os.Stderr, "loading the OpenAPI document:", err)
+		return 1
+	}
 	tlsRoots = x509.NewCertPool()
 	raw, err := os.ReadFile(filepath.Join(repoRoot, "testdata", "pki", "tls-ca.pem"))
 	if err != nil || !tlsRoots.AppendCertsFromPEM(raw) {
@@ -86,6 +92,9 @@ type gateway struct {
 	health string // 127.0.0.1:port of the plain-HTTP health listener
 	cmd    *exec.Cmd
 	output *bytes.Buffer
+	// fixtureWhy says why the gateway's routes are not the product's
+	// (fixture); "" for the product.
+	fixtureWhy string
 }
 
 // startGateway runs the binary with config (relative to the repo root) and
@@ -137,6 +146,7 @@ func start(t testing.TB, config string, port int, useTLS bool, env ...string) *g
 	if err := g.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	register(t, g)
 	exited := make(chan struct{})
 	go func() { _ = g.cmd.Wait(); close(exited) }()
 	t.Cleanup(func() {
@@ -215,14 +225,19 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 }
 
 // client returns an HTTPS client trusting the test TLS CA, optionally
-// presenting a QWAC.
+// presenting a QWAC. Every exchange it has with a gateway is checked
+// (contract_test.go): against the OpenAPI document, reported to the test
+// the request names (newRequest, browserRequest, send).
 func client(qwac *testpki.KeyPair) *http.Client {
 	cfg := &tls.Config{RootCAs: tlsRoots, MinVersion: tls.VersionTLS12}
 	if qwac != nil {
 		cert := qwac.TLSCertificate()
 		cfg.Certificates = []tls.Certificate{cert}
 	}
-	return &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true}}
+	return &http.Client{Timeout: 30 * time.Second, Transport: &checkedTransport{
+		base:   &http.Transport{TLSClientConfig: cfg, ForceAttemptHTTP2: true},
+		checks: []exchangeCheck{&documentCheck{doc: document}},
+	}}
 }
 
 // signer returns a tppclient signer for the test TPP id.
@@ -261,8 +276,11 @@ type response struct {
 	err    bgError
 }
 
+// send sends req with c (a client) and reads the answer; the exchange's
+// checks report to t.
 func send(t testing.TB, c *http.Client, req *http.Request) response {
 	t.Helper()
+	reportTo(req, t)
 	resp, err := c.Do(req)
 	if err != nil {
 		t.Fatalf("%s %s: %v", req.Method, req.URL, err)
@@ -278,7 +296,8 @@ func send(t testing.TB, c *http.Client, req *http.Request) response {
 	return r
 }
 
-// newRequest builds an unsigned request with the usual AIS headers.
+// newRequest builds an unsigned request with the usual AIS headers, whose
+// checks report to t.
 func newRequest(t testing.TB, g *gateway, method, path string, body []byte) *http.Request {
 	t.Helper()
 	var rd io.Reader
@@ -289,11 +308,33 @@ func newRequest(t testing.TB, g *gateway, method, path string, body []byte) *htt
 	if err != nil {
 		t.Fatal(err)
 	}
+	reportTo(req, t)
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=1")
 	if body != nil {
 		req.Header.Set("Content-Type", "application/json")
 	}
 	req.Header.Set("Accept", "application/json")
+	return req
+}
+
+// browserRequest builds a request as the PSU's browser sends it to rawURL
+// (an SCA page, the identity provider): a form when form is not nil,
+// whose checks report to t.
+func browserRequest(t testing.TB, method, rawURL string, form url.Values) *http.Request {
+	t.Helper()
+	var rd io.Reader
+	if form != nil {
+		rd = strings.NewReader(form.Encode())
+	}
+	req, err := http.NewRequestWithContext(context.Background(), method, rawURL, rd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if form != nil {
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	}
+	req.Header.Set("Accept", "text/html")
+	reportTo(req, t)
 	return req
 }
 

@@ -75,6 +75,7 @@ func TestMetricsSurviveReload(t *testing.T) {
 		expect(signed("tpp", http.MethodGet, "/v1/nothing-here", nil), 404, "RESOURCE_UNKNOWN")
 		huge := bytes.Repeat([]byte("a"), 1<<20+1)
 		req := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-credit-transfers-no", huge)
+		badRequest(req) // unsigned, to no product, with a body over the bound
 		expect(send(t, c, req), 413, "FORMAT_ERROR")
 	}
 	// What each request above adds to obgw_responses_total.

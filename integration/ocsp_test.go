@@ -85,7 +85,8 @@ func TestOCSPUnreachableThroughGateway(t *testing.T) {
 	crlDP.SetCRL(crl)
 
 	g := startGateway(t, "integration/testdata/onerror.Caddyfile", "OBGW_OCSP=on",
-		"OBGW_QTSP_CAS="+filepath.Join(dir, "qtsp-cas.pem"), "OBGW_REGISTRY="+filepath.Join(dir, "registry.json"))
+		"OBGW_QTSP_CAS="+filepath.Join(dir, "qtsp-cas.pem"), "OBGW_REGISTRY="+filepath.Join(dir, "registry.json")).
+		fixture("onerror.Caddyfile: test routes /v1/deny and /v1/allow answer the checks' decisions")
 	expect := func(what, path string, kp *testpki.KeyPair, status int, want string) {
 		t.Helper()
 		got := signedCall(t, g, path, kp)

@@ -3,6 +3,7 @@ package integration
 import (
 	"io"
 	"net"
+	"net/http"
 	"strings"
 	"sync"
 	"testing"
@@ -110,13 +111,8 @@ func TestPostgresOutage(t *testing.T) {
 			t.Fatalf("while down: %d %s", got.status, got.body)
 		}
 	}
-	resp, err := client(nil).Get("https://" + g.addr + "/readyz")
-	if err != nil {
-		t.Fatal(err)
-	}
-	resp.Body.Close()
-	if resp.StatusCode != 503 {
-		t.Fatalf("readyz while the database is down: %d", resp.StatusCode)
+	if got := send(t, client(nil), newRequest(t, g, http.MethodGet, "/readyz", nil)); got.status != 503 {
+		t.Fatalf("readyz while the database is down: %d %s", got.status, got.body)
 	}
 	proxy.restore(t)
 	deadline := time.Now().Add(15 * time.Second)

@@ -30,7 +30,7 @@ func authoriseInBrowser(t *testing.T, g *gateway, href, number string) url.Value
 		return nil
 	}
 	base := "https://" + g.addr
-	resp, err := c.Get(base + href)
+	resp, err := c.Do(browserRequest(t, http.MethodGet, base+href, nil))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func authoriseInBrowser(t *testing.T, g *gateway, href, number string) url.Value
 			t.Fatalf("no form: %s", page)
 		}
 		form.Set("csrf", string(m[1]))
-		last, err = c.PostForm(base+href, form)
+		last, err = c.Do(browserRequest(t, http.MethodPost, base+href, form))
 		if err != nil {
 			t.Fatal(err)
 		}

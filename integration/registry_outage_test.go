@@ -60,7 +60,8 @@ func TestRegistrySourceUnreachable(t *testing.T) {
 	proxy := newTCPProxy(t, strings.TrimPrefix(srv.URL, "http://"))
 	g := startGateway(t, "integration/testdata/onerror.Caddyfile",
 		"OBGW_QTSP_CAS="+filepath.Join(repoRoot, "testdata", "pki", "qtsp-cas.pem"),
-		"OBGW_REGISTRY=http://"+proxy.addr+"/tpps")
+		"OBGW_REGISTRY=http://"+proxy.addr+"/tpps").
+		fixture("onerror.Caddyfile: test routes /v1/deny and /v1/allow answer the checks' decisions")
 	tpp, aisp := pki.TPP("tpp").Seal, pki.TPP("aisp").Seal
 	expect := func(what, path string, kp *testpki.KeyPair, status int, want string) {
 		t.Helper()

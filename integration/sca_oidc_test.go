@@ -290,14 +290,11 @@ func (a *psuAgent) do(req *http.Request) (*http.Response, string) {
 }
 
 func (a *psuAgent) get(u string) (*http.Response, string) {
-	req, _ := http.NewRequest(http.MethodGet, u, nil)
-	return a.do(req)
+	return a.do(browserRequest(a.t, http.MethodGet, u, nil))
 }
 
 func (a *psuAgent) post(u string, form url.Values) (*http.Response, string) {
-	req, _ := http.NewRequest(http.MethodPost, u, strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	return a.do(req)
+	return a.do(browserRequest(a.t, http.MethodPost, u, form))
 }
 
 var idpRequestRe = regexp.MustCompile(`name="authRequestID" value="([^"]+)"`)

@@ -52,7 +52,9 @@ func TestSoak(t *testing.T) {
 					failed.Add(1)
 				}
 				if i%7 == 0 { // an unsigned request now and then
-					resp, err := sess.c.Get("https://" + g.addr + "/v1/accounts")
+					req := newRequest(t, g, "GET", "/v1/accounts", nil)
+					badRequest(req)
+					resp, err := sess.c.Do(req)
 					if err == nil {
 						io.Copy(io.Discard, resp.Body)
 						resp.Body.Close()

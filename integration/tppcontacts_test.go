@@ -85,6 +85,7 @@ func TestTPPContactsThroughGateway(t *testing.T) {
 				t.Fatal(err)
 			}
 			req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+			badRequest(req) // no Digest
 			if got := send(t, c, req); got.status != 400 || got.err.code() != "FORMAT_ERROR" || !containsFold(got.err.TPPMessages[0].Text, "digest") {
 				t.Fatalf("PUT without Digest: %d %s", got.status, got.body)
 			}
