@@ -91,6 +91,14 @@ type App struct {
 	// Environment is "production" (default) or "sandbox". Only a sandbox
 	// identifies a PSU by a customer number and serves /v1/sandbox/*.
 	Environment string `json:"environment,omitempty"`
+	// Diagnostics turns the signature diagnostics for TPP developers on or
+	// off: SIGNATURE_INVALID, Digest and Date errors that name the precise
+	// cause and carry the signing string the gateway built, and the
+	// signature check (obgw_signature_check, POST
+	// /v1/sandbox/signature-check). Unset: on in a sandbox, off in
+	// production. On is refused in production: it tells anyone who sends
+	// a request how the gateway reads it.
+	Diagnostics *bool `json:"diagnostics,omitempty"`
 
 	// BankSealCert and BankSealKey are the bank's QSealC (PEM) and its RSA
 	// private key (PEM): obgw_sign signs responses with them. Both or
@@ -232,6 +240,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 		ClockSkew:      time.Duration(a.ClockSkew),
 		CertCacheSize:  a.CertCacheSize,
 		CertCacheTTL:   time.Duration(a.CertCacheTTL),
+		Diagnostics:    a.DiagnosticsOn(),
 	})
 	return err
 }
@@ -294,6 +303,10 @@ func (a *App) registrySource() (registry.Source, error) {
 func (a *App) Validate() error {
 	if a.Environment != EnvSandbox && a.Environment != EnvProduction {
 		return fmt.Errorf("obgw: environment must be %q or %q, not %q", EnvSandbox, EnvProduction, a.Environment)
+	}
+	if a.Diagnostics != nil && *a.Diagnostics && a.Environment != EnvSandbox {
+		return fmt.Errorf("obgw: diagnostics on is for a sandbox only, and this is a %s deployment: diagnostics show anyone who sends a request "+
+			"the signing string the gateway built and what it reads of the certificate; set diagnostics off (OBGW_DIAGNOSTICS=off), or environment sandbox", a.Environment)
 	}
 	return nil
 }
@@ -361,6 +374,15 @@ func (a *App) ContextVerifier() (*tppcontext.Verifier, error) {
 
 // Sandbox reports whether this is a sandbox deployment.
 func (a *App) Sandbox() bool { return a.Environment == EnvSandbox }
+
+// DiagnosticsOn reports whether the signature diagnostics are on: as
+// configured, else in a sandbox; never outside one (Validate refuses it).
+func (a *App) DiagnosticsOn() bool {
+	if a.Diagnostics != nil {
+		return *a.Diagnostics && a.Sandbox()
+	}
+	return a.Sandbox()
+}
 
 // Interface guards.
 var (

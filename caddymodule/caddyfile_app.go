@@ -35,6 +35,7 @@ func init() {
 //	    context_published_key_files <PEM key>...
 //	    context_audience            <the upstream's name>
 //	    environment           production|sandbox
+//	    diagnostics           on|off (empty: on in a sandbox only)
 //	    bank_seal_cert        <PEM QSealC the responses are signed with>
 //	    bank_seal_key         <its PEM RSA private key>
 //	    body_memory           <bytes, e.g. 64MiB>
@@ -72,12 +73,13 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		var arg string
 		if len(args) == 1 {
 			arg = args[0]
-		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" &&
+		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" && name != "diagnostics" &&
 			name != "context_signing_key_file" && name != "context_audience" && name != "bank_seal_cert" && name != "bank_seal_key" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
 			// in memory, is a production deployment, or reads no CRL file
-			// (OCSP or the certificates' own CRLs may be the bank's choice).
+			// (OCSP or the certificates' own CRLs may be the bank's choice);
+			// diagnostics are then on in a sandbox only.
 			return d.ArgErr()
 		}
 		var err error
@@ -128,6 +130,18 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 				a.OCSP = false
 			default:
 				return d.Errf("ocsp must be on or off, not %q", arg)
+			}
+		case "diagnostics":
+			switch arg {
+			case "on":
+				a.Diagnostics = new(bool)
+				*a.Diagnostics = true
+			case "off":
+				a.Diagnostics = new(bool)
+			case "":
+				a.Diagnostics = nil
+			default:
+				return d.Errf("diagnostics must be on or off (or empty: on in a sandbox only), not %q", arg)
 			}
 		case "ocsp_override":
 			a.OCSPOverride = arg

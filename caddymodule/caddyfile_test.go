@@ -155,7 +155,7 @@ func TestUnmarshalApp(t *testing.T) {
 // policies adapt to (with no OBGW_* variables set). Run with -update after an
 // intended change and review the diff.
 func TestShippedCaddyfileAdapts(t *testing.T) {
-	for _, k := range []string{"OBGW_LISTEN", "OBGW_ADMIN", "OBGW_QTSP_CAS", "OBGW_CRL", "OBGW_REGISTRY", "OBGW_CONTEXT_KEY", "OBGW_ENV", "OBGW_TLS_CERT", "OBGW_TLS_KEY"} {
+	for _, k := range []string{"OBGW_LISTEN", "OBGW_ADMIN", "OBGW_QTSP_CAS", "OBGW_CRL", "OBGW_REGISTRY", "OBGW_CONTEXT_KEY", "OBGW_ENV", "OBGW_DIAGNOSTICS", "OBGW_TLS_CERT", "OBGW_TLS_KEY"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
 	}

@@ -35,8 +35,10 @@ type Analysis struct {
 
 // AnalysisCheck is one check's verdict.
 type AnalysisCheck struct {
-	// Check names the check: hygiene, date, certificate, signatureHeader,
-	// keyId, headers, signature, qwac, registry, replay, digest, body.
+	// Check names the check: hygiene, date, certificate, signatureHeader
+	// (present and well-formed), keyId, signedHeaders (the Signature's
+	// headers list covers what the dialect requires), signature (verifies
+	// over the signing string), qwac, registry, replay, digest, body.
 	Check string `json:"check"`
 	// Status is ok, failed or skipped.
 	Status string `json:"status"`
@@ -72,7 +74,7 @@ const (
 // with e's code, path and text.
 func (a *Analysis) add(check string, e *bgerror.Error, okText string) {
 	if e == nil {
-		a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusOK, Text: okText})
+		a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusOK, Text: clipText(okText, bgerror.MaxTextLength)})
 		return
 	}
 	a.Checks = append(a.Checks, AnalysisCheck{Check: check, Status: statusFailed, Code: e.Code, Path: e.Path, Text: e.Text})
@@ -122,7 +124,7 @@ func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysi
 	a.add("certificate", certErr, "")
 	usable := entry != nil && entry.identity != nil
 	if certErr == nil {
-		a.Checks[len(a.Checks)-1].Text = describeCertificate(entry)
+		a.Checks[len(a.Checks)-1].Text = clipText(describeCertificate(entry), bgerror.MaxTextLength)
 	}
 
 	const noCert = "needs a certificate that identifies the TPP"
@@ -132,19 +134,19 @@ func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysi
 	}
 	switch {
 	case f == nil:
-		for _, c := range []string{"signatureHeader", "keyId", "headers", "signature"} {
+		for _, c := range []string{"signatureHeader", "keyId", "signedHeaders", "signature"} {
 			a.skip(c, noCert)
 		}
 	case f.missing:
 		a.add("signatureHeader", bgerror.New(bgerror.CodeSignatureMissing, "the Signature header is missing; every request must be signed"), "")
-		for _, c := range []string{"keyId", "headers", "signature"} {
+		for _, c := range []string{"keyId", "signedHeaders", "signature"} {
 			a.skip(c, "needs a Signature header")
 		}
 	default:
 		const unparsed = "needs a Signature header that parses"
 		a.step("signatureHeader", f.parse, bgerror.CodeSignatureInvalid, "")
 		a.step("keyId", f.keyID, bgerror.CodeSignatureInvalid, unparsed)
-		a.step("headers", f.covered, bgerror.CodeSignatureInvalid, unparsed)
+		a.step("signedHeaders", f.covered, bgerror.CodeSignatureInvalid, unparsed)
 		a.step("signature", f.verify, bgerror.CodeSignatureInvalid, unparsed)
 		if f.signing != nil {
 			a.SigningString = strings.Join(shownSigningString(f.signing, f.params.Headers), "\n")

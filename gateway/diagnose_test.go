@@ -423,7 +423,7 @@ func TestAnalyse(t *testing.T) {
 	if a.Result != "ok" {
 		t.Fatalf("result %s: %+v", a.Result, a.Checks)
 	}
-	for _, c := range []string{"hygiene", "date", "certificate", "signatureHeader", "keyId", "headers", "signature", "registry", "digest", "body"} {
+	for _, c := range []string{"hygiene", "date", "certificate", "signatureHeader", "keyId", "signedHeaders", "signature", "registry", "digest", "body"} {
 		if got[c].Status != "ok" {
 			t.Errorf("%s: %+v", c, got[c])
 		}
@@ -456,11 +456,11 @@ func TestAnalyse(t *testing.T) {
 		t.Fatalf("result %s", a.Result)
 	}
 	for c, want := range map[string]string{
-		"keyId":     "its SN 1 is not the certificate's serial number",
-		"headers":   `lacks digest (the request has a Digest header), psu-id (the request has a PSU-ID header), tpp-redirect-uri (the request has a TPP-Redirect-URI header); sign headers="date x-request-id digest psu-id tpp-redirect-uri"`,
-		"signature": "",
-		"registry":  "looked up only for a request whose certificate and signature pass",
-		"digest":    "the header claims SHA-256=",
+		"keyId":         "its SN 1 is not the certificate's serial number",
+		"signedHeaders": `lacks digest (the request has a Digest header), psu-id (the request has a PSU-ID header), tpp-redirect-uri (the request has a TPP-Redirect-URI header); sign headers="date x-request-id digest psu-id tpp-redirect-uri"`,
+		"signature":     "",
+		"registry":      "looked up only for a request whose certificate and signature pass",
+		"digest":        "the header claims SHA-256=",
 	} {
 		if !strings.Contains(got[c].Text, want) {
 			t.Errorf("%s: %+v lacks %q", c, got[c], want)
