@@ -5,6 +5,7 @@ import (
 	"crypto/sha512"
 	"encoding/base64"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/obgw/obgw/bgerror"
@@ -117,7 +118,7 @@ func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysi
 		d := dateErr(explainDate(h, now, v.cfg.ClockSkew, e.Text))
 		a.add("date", d, "")
 	} else {
-		a.add("date", nil, "within "+v.cfg.ClockSkew.String()+" of the bank's clock")
+		a.add("date", nil, "within "+strconv.FormatFloat(v.cfg.ClockSkew.Seconds(), 'f', -1, 64)+" s of the bank's clock")
 	}
 
 	entry, certErr := v.certificate(h, now)

@@ -22,7 +22,7 @@ import (
 func init() {
 	caddycmd.RegisterCommand(caddycmd.Command{
 		Name:  "tpp-request",
-		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [--fail] [--bank-cert <pem>] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
+		Usage: "[--pki <dir>] [--tpp <id>] [--qwac] [--key-id <keyId>] [--fail] [--bank-cert <pem>] [-H 'Name: value']... [--data <json>] <METHOD> <URL>",
 		Short: "Sends one request signed as a test TPP, and prints the response",
 		Long: `
 Signs a request as a TPP of the test PKI (QSealC and key from --pki, default
@@ -55,6 +55,7 @@ Example, with 'make run' in another terminal:
 			cmd.Flags().String("tpp", "tpp", "Test TPP to sign as (tpp, aisp, ...)")
 			cmd.Flags().Bool("qwac", false, "Present the TPP's QWAC as TLS client certificate")
 			cmd.Flags().Bool("request-target", false, "Sign (request-target) too")
+			cmd.Flags().String("key-id", "", "Send this Signature keyId instead of the certificate's SN=<hex serial>,CA=<issuer DN> (to see how the bank reads another spelling)")
 			cmd.Flags().StringArrayP("header", "H", nil, "Extra header 'Name: value' (repeatable)")
 			cmd.Flags().StringP("data", "d", "", "JSON body")
 			cmd.Flags().Bool("fail", false, "Exit with status 22 when the answer's status is 400 or more")
@@ -100,6 +101,7 @@ func tppRequest(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 		return caddy.ExitCodeFailedStartup, err
 	}
 	signer.SignRequestTarget = fl.Bool("request-target")
+	signer.KeyID = fl.String("key-id")
 	var clientCert *tls.Certificate
 	if fl.Bool("qwac") {
 		c, err := tls.LoadX509KeyPair(filepath.Join(dir, id+"-qwac.pem"), filepath.Join(dir, id+"-qwac-key.pem"))

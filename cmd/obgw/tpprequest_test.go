@@ -138,3 +138,28 @@ func TestTPPRequestVerifiesTheBankSignature(t *testing.T) {
 }
 
 func tail(s string) string { return s[max(0, len(s)-120):] }
+
+// TestTPPRequestKeyID: --key-id sends the keyId given instead of the
+// certificate's, for a TPP developer to see how the bank reads it.
+func TestTPPRequestKeyID(t *testing.T) {
+	var got string
+	srv := gatewayStandIn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		got = r.Header.Get("Signature")
+	}))
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `keyId="SN=59D1380E237B405A5882548D5F0EC133,CA=CN=Test QTSP Issuing CA,O=Test QTSP AS,C=NO"`},
+		{[]string{"--key-id", "SN=1,CA=CN=X"}, `keyId="SN=1,CA=CN=X"`},
+	} {
+		var stdout, stderr bytes.Buffer
+		fl := commandFlags(t, "tpp-request", append(append([]string{"--pki", pkiDir}, tc.args...), "POST", srv.URL+"/v1/sandbox/signature-check")...)
+		if _, err := tppRequest(fl, &stdout, &stderr); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(got, tc.want+",") {
+			t.Errorf("%v: Signature %s, want keyId %s", tc.args, got, tc.want)
+		}
+	}
+}
