@@ -114,10 +114,17 @@ func (k KeyID) Mismatch(cert *x509.Certificate) string {
 	issuer := k.Issuer.names()
 	if !k.Issuer.equalNames(cert.Issuer.Names) {
 		p := "its CA is not the certificate's issuer " + clipText(FormatDN(cert.Issuer.Names), maxDNInText)
-		if len(cert.Subject.Names) > 0 && k.Issuer.equalNames(cert.Subject.Names) {
+		extra := unpaired(issuer, cert.Issuer.Names)
+		switch {
+		case len(cert.Subject.Names) > 0 && k.Issuer.equalNames(cert.Subject.Names):
 			p += " (it names the certificate's subject; CA is the DN of the CA that issued it)"
-		} else if d := dnDifference(issuer, cert.Issuer.Names); d != "" {
-			p += " (" + d + ")"
+		case len(extra) > 0 && len(unpaired(extra, cert.Subject.Names)) == 0:
+			slices.Reverse(extra) // in the order sent
+			p += " (" + clipText(FormatDN(extra), maxDNInText/2) + " are the certificate's subject's, not its issuer's; CA is the DN of the CA that issued the certificate)"
+		default:
+			if d := dnDifference(issuer, cert.Issuer.Names); d != "" {
+				p += " (" + d + ")"
+			}
 		}
 		parts = append(parts, p)
 	}
@@ -141,6 +148,8 @@ func dnDifference(sent, want []pkix.AttributeTypeAndValue) string {
 	extra, missing := unpaired(sent, want), unpaired(want, sent)
 	var parts []string
 	if len(extra) > 0 {
+		// In the order sent (FormatDN writes last first).
+		slices.Reverse(extra)
 		parts = append(parts, "the certificate's issuer has no "+clipText(FormatDN(extra), maxDNInText/2))
 	}
 	if len(missing) > 0 {

@@ -56,6 +56,7 @@ func TestMismatch(t *testing.T) {
 		{"SN=" + cert.SerialNumber.Text(10) + ",CA=" + issuer, "(you wrote the serial number in decimal; write it in hex)"},
 		{"SN=" + cert.SerialNumber.Text(16) + ",CA=" + FormatDN(cert.Subject.Names), "(it names the certificate's subject;"},
 		{"SN=" + cert.SerialNumber.Text(16) + ",CA=" + issuer + ",OU=Extra", "(the certificate's issuer has no OU=Extra)"},
+		{"SN=" + cert.SerialNumber.Text(16) + ",CA=CN=Test TPP AS,O=Test TPP AS,C=NO", "(CN=Test TPP AS,O=Test TPP AS are the certificate's subject's, not its issuer's; CA is the DN of the CA that issued the certificate)"},
 	} {
 		k, err := ParseKeyID(tt.keyID)
 		if err != nil {
