@@ -59,7 +59,10 @@ func rawSign(t *testing.T, r *http.Request, tpp string, headers []string, algori
 }
 
 func TestGatewayErrorTable(t *testing.T) {
-	g := startGateway(t, "Caddyfile")
+	// The contract's texts, one message each, as production answers them:
+	// a sandbox's diagnostics (on there by default; TestSignatureDiagnostics)
+	// name the cause and add the signing string in further messages.
+	g := startGateway(t, "Caddyfile", "OBGW_DIAGNOSTICS=off")
 	c := client(nil)
 	cases := []caseSpec{
 		{name: "verified AIS request reaches the consent check", path: "/v1/accounts", status: 401, code: "CONSENT_INVALID"},
