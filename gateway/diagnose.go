@@ -4,6 +4,7 @@ import (
 	"crypto"
 	"crypto/x509"
 	"encoding/base64"
+	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -239,7 +240,7 @@ func explainCoverage(headers []string, h http.Header, requireTarget bool) string
 // not verify over ss, from what the certificate's public key recovers of
 // it (nothing a holder of the certificate could not compute).
 func explainVerification(e *certEntry, params signature.Params, ss []byte, r *Request, target string, err error) string {
-	if err != signature.ErrVerification {
+	if !errors.Is(err, signature.ErrVerification) {
 		return err.Error() // the size says it all
 	}
 	const lead = "the signature does not verify with the key of TPP-Signature-Certificate: "

@@ -18,4 +18,11 @@
 // values and an http.Header and returns errors whose text says what was
 // wrong and how to fix it, suitable for a SIGNATURE_INVALID error body.
 // Error texts never contain signature bytes or certificates.
+//
+// diagnose.go explains a failure for a sandbox's diagnostics: the keyId a
+// certificate wants (KeyIDFor) and why another does not name it
+// (KeyID.Mismatch), every header the list lacks (UncoveredHeaders), what a
+// signature that does not verify was made over (Key.Recover) and which
+// usual mistake made the client's signing string differ
+// (ExplainDifference).
 package signature
