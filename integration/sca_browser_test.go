@@ -77,6 +77,16 @@ func (cb *tppCallback) wait(t *testing.T) url.Values {
 }
 
 // browser starts a headless Chromium with the flags this machine needs.
+//
+// What Chromium loads is not checked against the OpenAPI document
+// (contract_test.go): it goes over Chromium's own network stack, not the
+// tests' client. The document does cover those pages (tag SCA pages:
+// /v1/sca/s/{sealed}, /v1/sca/{flowId}, /v1/sca/callback,
+// /v1/psu/consents), and every one of them is checked where a Go client
+// walks the same flows as a browser does: psuBrowser, authoriseInBrowser
+// and psuAgent, through client. Chromium is here for what only a browser
+// shows (the page renders and works under its CSP, the real redirects);
+// the TPP's calls of these tests go through client as everywhere.
 func browser(t *testing.T) context.Context {
 	t.Helper()
 	// Chromium's helper processes may still write to the profile as the
