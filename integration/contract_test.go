@@ -5,8 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io"
 	"net/http"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -61,6 +65,12 @@ import (
 // so with gateway.fixture; only its error answers are checked, against
 // the document's error body, since every error the gateway itself
 // produces has it.
+//
+// What keeps this wiring from rotting: TestClientChecksEveryExchange shows
+// the checks bite (a request, an answer and a route that a copy of the
+// document refuses are reported), and TestEveryClientIsChecked fails on a
+// function that talks HTTP without client, but those named in unchecked
+// with the server they talk to.
 //
 // A response signature check (the bank's seal, verified with tppclient)
 // belongs beside the document's: a second exchangeCheck in client.
@@ -403,5 +413,83 @@ func TestClientChecksEveryExchange(t *testing.T) {
 		t.Fatal("a request naming no test was sent unchecked")
 	} else if !strings.Contains(err.Error(), "no test to report") {
 		t.Fatalf("a request naming no test: %v", err)
+	}
+}
+
+// unchecked are the functions of this package that talk HTTP without
+// client, each to a server that is not a gateway's TPP-facing site, with
+// the reason; TestEveryClientIsChecked holds every other function to
+// client.
+var unchecked = map[string]string{
+	"client":                                "builds the checked client",
+	"reload":                                "the admin endpoint",
+	"goroutines":                            "the admin endpoint",
+	"batchSchedulers":                       "the admin endpoint",
+	"TestSecretsStayOutOfTheAdminAPI":       "the admin endpoint's configuration",
+	"TestAccessLogHoldsNoSecrets":           "the admin endpoint's metrics",
+	"TestTPPContactsExport":                 "the admin endpoint's contacts export",
+	"scrape":                                "the internal health listener's /metrics",
+	"TestHealthByIPAddress":                 "the internal health listener, and the TLS site by IP address (421 before any route)",
+	"promAPI":                               "the Prometheus server",
+	"TestPrometheusEvaluatesRules":          "the Prometheus server",
+	"TestSplitDeployment":                   "the split backend, directly",
+	"TestNodeUpstreamVerifiesContextTokens": "the internal listener's JWKS and the Node upstream, directly",
+}
+
+// TestEveryClientIsChecked: no function of this package talks HTTP but
+// through client (whose every exchange with a gateway is checked), except
+// those unchecked names with the server they talk to: a new test that
+// builds its own client or uses net/http's defaults fails here.
+func TestEveryClientIsChecked(t *testing.T) {
+	files, err := filepath.Glob("*_test.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := map[string]bool{"Get": true, "Post": true, "Head": true, "PostForm": true,
+		"DefaultClient": true, "DefaultTransport": true, "Client": true, "Transport": true}
+	fset := token.NewFileSet()
+	used := map[string]bool{}
+	for _, name := range files {
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				var sel *ast.SelectorExpr
+				switch n := n.(type) {
+				case *ast.CompositeLit: // http.Client{...}, http.Transport{...}
+					sel, _ = n.Type.(*ast.SelectorExpr)
+				case *ast.CallExpr: // http.Get(...)
+					sel, _ = n.Fun.(*ast.SelectorExpr)
+				case *ast.SelectorExpr: // http.DefaultClient
+					if n.Sel.Name == "DefaultClient" || n.Sel.Name == "DefaultTransport" {
+						sel = n
+					}
+				}
+				if sel == nil {
+					return true
+				}
+				if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "http" || !forbidden[sel.Sel.Name] {
+					return true
+				}
+				if _, ok := unchecked[fn.Name.Name]; ok {
+					used[fn.Name.Name] = true
+					return true
+				}
+				t.Errorf("%s: %s uses http.%s: talk to a gateway through client (harness_test.go), which checks every exchange against the OpenAPI document, or name the function in unchecked with the server it talks to",
+					fset.Position(sel.Pos()), fn.Name.Name, sel.Sel.Name)
+				return true
+			})
+		}
+	}
+	for name := range unchecked {
+		if !used[name] {
+			t.Errorf("unchecked names %s, which talks HTTP only through client: take it out", name)
+		}
 	}
 }
