@@ -11,8 +11,10 @@
 // (x-obgw-parameter-sets, x-obgw-response-sets). JSON resolves them, keeps
 // the order of the members as written and is computed once.
 //
-// What keeps the document true lives in the tests that use it: the
-// backend's tests validate every request and response they make against
-// it and compare its operations with the routes the backend registers
-// (backend/openapi_contract_test.go).
+// What keeps the document true lives in the tests that use it, through
+// openapitest: the backend's tests validate every request and response
+// they make against it and compare its operations with the routes the
+// backend registers (backend/openapi_contract_test.go); the integration
+// tests validate every exchange they have with the running binary
+// (integration/contract_test.go).
 package openapi
