@@ -70,6 +70,20 @@ func TestBasePath(t *testing.T) {
 	}
 }
 
+// TestBasePathConfigured: OBGW_BASE_PATH sets the base path the gateway
+// strips; the default one is then a path like any unknown other.
+func TestBasePathConfigured(t *testing.T) {
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_BASE_PATH=/psd2")...)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	got := s.call("GET", "/psd2/v1/accounts", true)
+	if href := got.err.Links["scaRedirect"].Href; got.status != 401 || !strings.HasPrefix(href, "/psd2/v1/sca/s/") {
+		t.Fatalf("without consent under /psd2: %d %s", got.status, got.body)
+	}
+	if got := s.call("GET", "/api-sandbox/v1/accounts", true); got.status != 404 || got.err.code() != "RESOURCE_UNKNOWN" {
+		t.Fatalf("under the default base path, not configured: %d %s", got.status, got.body)
+	}
+}
+
 // TestToolingMockDataCalls (issue 16): the dialect's tooling's calls, as
 // it sends them: contract section 10's bodies unchanged (the account
 // number 09232911044 without a MOD11 check digit, a card account with the

@@ -42,7 +42,7 @@ import (
 //
 // What is checked is the TPP-facing site of each gateway started
 // (gateway.addr): the server the document describes, under / and the base
-// path /api-sandbox. Every route of that site is in the document
+// path (/api-sandbox, or OBGW_BASE_PATH as the test sets it). Every route of that site is in the document
 // (operations, health, readiness and /v1/openapi.json), so no path is
 // exempt there. Not checked, on purpose:
 //   - the internal health listener (gateway.health: plain HTTP, loopback or
@@ -115,7 +115,16 @@ func (d *documentCheck) check(x *exchange) error {
 		}
 		return d.doc.ErrorBody(x.response.Header, x.body, "")
 	}
-	return d.doc.Check(openapitest.Exchange{
+	doc := d.doc
+	if bp := x.gateway.basePath; bp != "" {
+		// The document's base path server is the default, /api-sandbox.
+		c, err := basePathDocument(bp)
+		if err != nil {
+			return fmt.Errorf("the document under base path %s: %v", bp, err)
+		}
+		doc = c
+	}
+	return doc.Check(openapitest.Exchange{
 		Request:     x.request,
 		RequestBody: x.requestBody,
 		SkipRequest: x.invalid,
@@ -125,6 +134,23 @@ func (d *documentCheck) check(x *exchange) error {
 		Body:        x.body,
 	})
 }
+
+// basePathDocument is the document as a deployment with OBGW_BASE_PATH
+// set serves it, one checker per base path.
+var basePathDocument = func() func(string) (*openapitest.Checker, error) {
+	var mu sync.Mutex
+	made := map[string]*openapitest.Checker{}
+	return func(bp string) (*openapitest.Checker, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if c := made[bp]; c != nil {
+			return c, nil
+		}
+		c, err := openapitest.BasePath(bp)
+		made[bp] = c
+		return c, err
+	}
+}()
 
 // checkedTransport is the RoundTripper of client: it sends with base and
 // passes every exchange with a gateway the tests started to checks.

@@ -95,6 +95,8 @@ type gateway struct {
 	// fixtureWhy says why the gateway's routes are not the product's
 	// (fixture); "" for the product.
 	fixtureWhy string
+	// basePath is OBGW_BASE_PATH when the test set it.
+	basePath string
 }
 
 // startGateway runs the binary with config (relative to the repo root) and
@@ -141,6 +143,11 @@ func start(t testing.TB, config string, port int, useTLS bool, env ...string) *g
 		"OBGW_ENV=sandbox",
 	)
 	g.cmd.Env = append(g.cmd.Env, env...)
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "OBGW_BASE_PATH="); ok {
+			g.basePath = v
+		}
+	}
 	lw := &lockedWriter{w: g.output}
 	g.cmd.Stdout, g.cmd.Stderr = lw, lw
 	if err := g.cmd.Start(); err != nil {

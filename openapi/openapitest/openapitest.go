@@ -57,6 +57,27 @@ func init() {
 	openapi3filter.RegisterBodyDecoder("text/html", openapi3filter.PlainBodyDecoder)
 }
 
+// BasePath returns a checker of the document built into obgw as a
+// deployment with another base path than the document's (/api-sandbox,
+// OBGW_BASE_PATH's default) serves it: the document's base path server
+// moved to basePath.
+func BasePath(basePath string) (*Checker, error) {
+	doc, err := openapi.Load(context.Background())
+	if err != nil {
+		return nil, err
+	}
+	moved := false
+	for _, s := range doc.Servers {
+		if s.URL != "/" {
+			s.URL, moved = basePath, true
+		}
+	}
+	if !moved {
+		return nil, errors.New("openapitest: the document names no base path server")
+	}
+	return New(doc)
+}
+
 // Doc returns the checker's document. The caller must not modify it.
 func (c *Checker) Doc() *openapi3.T { return c.doc }
 

@@ -89,3 +89,21 @@ func TestCheck(t *testing.T) {
 		})
 	}
 }
+
+// TestBasePath: under another base path the document's paths are served
+// there, and the default one is a path like any other the document lacks.
+func TestBasePath(t *testing.T) {
+	c, err := BasePath("/psd2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := Exchange{Request: httptest.NewRequest("GET", "/psd2/v1/openapi.json", nil), Status: 200,
+		Header: http.Header{"Content-Type": {"application/json"}, "Cache-Control": {"public, max-age=300"}}, Body: []byte(`{"openapi":"3.1.0","info":{},"paths":{}}`)}
+	if err := c.Check(ok); err != nil {
+		t.Errorf("under /psd2: %v", err)
+	}
+	ok.Request = httptest.NewRequest("GET", "/api-sandbox/v1/openapi.json", nil)
+	if err := c.Check(ok); err == nil || !strings.Contains(err.Error(), "the document has no path /api-sandbox/v1/openapi.json") {
+		t.Errorf("under /api-sandbox: %v", err)
+	}
+}
