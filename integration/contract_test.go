@@ -11,6 +11,7 @@ import (
 	"io"
 	"net/http"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -72,8 +73,13 @@ import (
 // function that talks HTTP without client, but those named in unchecked
 // with the server they talk to.
 //
-// A response signature check (the bank's seal, verified with tppclient)
-// belongs beside the document's: a second exchangeCheck in client.
+// The second check is the bank's seal (signatureCheck): on a gateway
+// running the product's routes, every answer of a route the shipped
+// policies sign (account information, payment initiation, baskets:
+// policies/signing.caddy) is verified as a TPP verifies it
+// (tppclient.ResponseVerifier against the test PKI's bank seal, pinned;
+// the request's X-Request-ID echoed and signed; the Digest over the bytes
+// received), and every other answer must come unsigned.
 
 // document is the checker of the OpenAPI document built into obgw, loaded
 // by TestMain.
@@ -93,6 +99,9 @@ type exchange struct {
 	// came content-encoded to a client that asked for the raw encoding.
 	response *http.Response
 	body     []byte
+	// wire is the body as received, before any decoding: what a
+	// response's Digest covers.
+	wire []byte
 }
 
 // exchangeCheck is one check every exchange passes.
@@ -198,7 +207,7 @@ func (ct *checkedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 		// no whole answer to check.
 		return resp, nil
 	}
-	x.response, x.body = resp, b
+	x.response, x.body, x.wire = resp, b, b
 	if resp.Header.Get("Content-Encoding") == "gzip" {
 		if x.body, err = gunzip(b); err != nil {
 			m.t.Errorf("%s %s answered %d: gzip body: %v", req.Method, req.URL.RequestURI(), resp.StatusCode, err)
@@ -390,6 +399,25 @@ func TestClientChecksEveryExchange(t *testing.T) {
 		t.Fatal(err)
 	}
 	expect("a signed request", signed, 401)
+	if !slices.ContainsFunc(ct.checks, func(ch exchangeCheck) bool { _, ok := ch.(signatureCheck); return ok }) {
+		t.Fatal("client does not verify the bank's signature on the answers")
+	}
+	// The seal check bites: that answer with its body changed on the way,
+	// and a route that does not sign answering with a Signature.
+	got := send(rec, c, signed.Clone(signed.Context()))
+	rec.take() // the same request again: a replay, refused and signed
+	x := &exchange{gateway: g, request: signed, response: &http.Response{StatusCode: got.status, Header: got.header}, wire: got.body}
+	if err := (signatureCheck{}).check(x); err != nil {
+		t.Fatalf("the signed refusal as received: %v", err)
+	}
+	x.wire = append(bytes.Clone(got.body), ' ')
+	if err := (signatureCheck{}).check(x); err == nil || !strings.Contains(err.Error(), "Digest") {
+		t.Errorf("an answer whose body changed: %v, want a Digest mismatch", err)
+	}
+	x.request = newRequest(rec, g, http.MethodGet, "/healthz", nil)
+	if err := (signatureCheck{}).check(x); err == nil || !strings.Contains(err.Error(), "does not sign") {
+		t.Errorf("a signature on /healthz: %v, want it reported", err)
+	}
 	expect("an unsigned request", newRequest(rec, g, http.MethodGet, "/v1/accounts", nil), 400,
 		"OpenAPI document: GET /v1/accounts answered 400", "request: ", `header Signature missing`)
 	unsigned := newRequest(rec, g, http.MethodGet, "/v1/accounts", nil)

@@ -3,14 +3,19 @@ package integration
 import (
 	"compress/gzip"
 	"encoding/pem"
+	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"path"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/gateway/hygiene"
 	"github.com/obgw/obgw/tppclient"
 )
 
@@ -23,6 +28,94 @@ func bankSeal(t testing.TB) *tppclient.ResponseVerifier {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// signatureCheck is the exchangeCheck of the bank's seal (see
+// contract_test.go): on a gateway running the product's routes, an
+// answer of a route that signs is verified as a TPP verifies it, and an
+// answer of any other route must come unsigned. A fixture gateway's
+// routes are its own and are not checked.
+type signatureCheck struct{}
+
+func (signatureCheck) name() string { return "bank signature" }
+
+// sealVerifier is the TPP's verifier of the bank's seal, built once.
+var sealVerifier = sync.OnceValues(func() (*tppclient.ResponseVerifier, error) {
+	return tppclient.NewResponseVerifier(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSeal.Certificate.Raw}))
+})
+
+func (signatureCheck) check(x *exchange) error {
+	if x.gateway.fixtureReason() != "" {
+		return nil
+	}
+	h := x.response.Header
+	if !signedRoute(x.gateway, x.request.URL.Path) {
+		for _, k := range []string{"Signature", "Digest", "ASPSP-Signature-Certificate"} {
+			if h.Get(k) != "" {
+				return fmt.Errorf("a route that does not sign answered with %s", k)
+			}
+		}
+		return nil
+	}
+	if x.request.Method == http.MethodHead {
+		// A HEAD answer has no body for its Digest (it is the GET's); its
+		// signature over the headers is what can be checked.
+		if h.Get("Signature") == "" || h.Get("Digest") == "" {
+			return errors.New("a HEAD answer of a route that signs came without Signature or Digest")
+		}
+		return nil
+	}
+	v, err := sealVerifier()
+	if err != nil {
+		return err
+	}
+	// The gateway echoes and signs a request's one X-Request-ID when it is
+	// a UUID; an answer to a request without one is signed over date and
+	// digest.
+	requestID := ""
+	if ids := x.request.Header.Values("X-Request-ID"); len(ids) == 1 && hygiene.IsUUID(ids[0]) {
+		requestID = ids[0]
+	}
+	if _, err := v.Verify(h, x.wire, requestID); err != nil {
+		return fmt.Errorf("the answer of a route that signs does not verify: %w", err)
+	}
+	return nil
+}
+
+// signedPrefixes are the paths the shipped policies sign (ais.caddy,
+// pis.caddy, baskets.caddy: the routes with import sign), each as itself
+// and with its subpaths.
+var signedPrefixes = []string{
+	"/v1/accounts", "/v1/card-accounts", "/v1/bank-offered-consents", "/v1/consents",
+	"/v1/agreements", "/v1/user", "/v1/payments/", "/v1/periodic-payments/",
+	"/v1/bulk-payments/", "/v1/signing-baskets",
+}
+
+// signedRoute reports whether the shipped Caddyfile routes p, as the
+// request asked it of g, to a route that signs: after the base path is
+// stripped, matched as Caddy's path matcher does (case-insensitive, on
+// the cleaned path).
+func signedRoute(g *gateway, p string) bool {
+	bp := g.basePath
+	if bp == "" {
+		bp = "/api-sandbox"
+	}
+	p = strings.ToLower(path.Clean(p))
+	if rest, ok := strings.CutPrefix(p, strings.ToLower(bp)+"/v1/"); ok {
+		p = "/v1/" + rest
+	}
+	for _, pre := range signedPrefixes {
+		if strings.HasSuffix(pre, "/") {
+			if strings.HasPrefix(p, pre) {
+				return true
+			}
+			continue
+		}
+		if p == pre || strings.HasPrefix(p, pre+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 // verifySigned fails t unless r is signed by the bank for the request with
