@@ -11,13 +11,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"mime"
 	"net/http"
 	"net/textproto"
 	"strings"
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/gateway/signature"
 )
 
 // Signer signs requests as a TPP: Date, X-Request-ID, Digest,
@@ -169,11 +170,7 @@ func (s *Signer) Sign(req *http.Request, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("tppclient: sign: %w", err)
 	}
-	value := `keyId="` + keyID + `",algorithm="rsa-sha256",headers="` + strings.Join(names, " ") +
-		`",signature="` + base64.StdEncoding.EncodeToString(sig) + `"`
-	if !isASCII(value) {
-		value = mime.BEncoding.Encode("utf-8", value)
-	}
+	value := signature.Format(keyID, names, sig)
 	h.Set("Signature", value)
 
 	setBody(req, body)
@@ -261,15 +258,6 @@ func singleValue(h http.Header, name string) (string, bool, error) {
 		return "", false, fmt.Errorf("tppclient: %s header contains a line break", name)
 	}
 	return textproto.TrimString(vs[0]), true, nil
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }
 
 func setBody(req *http.Request, body []byte) {

@@ -23,7 +23,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"mime"
 	"net/http"
 	"strings"
 	"sync"
@@ -118,23 +117,8 @@ func (s *Seal) Sign(h http.Header, body []byte, now time.Time) error {
 	if err != nil {
 		return err
 	}
-	v := `keyId="` + s.keyID + `",algorithm="` + signature.AlgorithmRSASHA256 +
-		`",headers="` + strings.Join(names, " ") + `",signature="` + base64.StdEncoding.EncodeToString(sig) + `"`
-	if !isASCII(v) {
-		// As the TPP encodes a keyId with a non-ASCII issuer (contract
-		// section 3, the description's rule 8).
-		v = mime.BEncoding.Encode("utf-8", v)
-	}
+	v := signature.Format(s.keyID, names, sig)
 	h.Set("Signature", v)
 	h.Set(CertificateHeader, s.certHeader)
 	return nil
-}
-
-func isASCII(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] >= 0x80 {
-			return false
-		}
-	}
-	return true
 }

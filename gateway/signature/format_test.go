@@ -1,0 +1,32 @@
+package signature
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestFormatParses: what Format writes, Parse reads back as written, an
+// issuer with non-ASCII characters included (B-encoded on the way).
+func TestFormatParses(t *testing.T) {
+	sig := bytes.Repeat([]byte{0xa5}, 256)
+	for _, keyID := range []string{
+		"SN=1a2b,CA=CN=Test QTSP,O=Test,C=NO",
+		"SN=1a2b,CA=CN=Tëst QTSP,O=Bånk,C=NO",
+	} {
+		names := []string{"date", "digest", "x-request-id"}
+		v := Format(keyID, names, sig)
+		ascii := !strings.ContainsFunc(keyID, func(r rune) bool { return r >= 0x80 })
+		if encoded := strings.HasPrefix(v, "=?utf-8?b?"); encoded == ascii {
+			t.Errorf("%q: value %q: B-encoded %v, want %v", keyID, v, encoded, !ascii)
+		}
+		p, err := Parse(v)
+		if err != nil {
+			t.Fatalf("%q: Parse(%q): %v", keyID, v, err)
+		}
+		if p.KeyID != keyID || p.Algorithm != AlgorithmRSASHA256 || !slices.Equal(p.Headers, names) || !bytes.Equal(p.Signature, sig) {
+			t.Errorf("%q: read back as %+v", keyID, p)
+		}
+	}
+}
