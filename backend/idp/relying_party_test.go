@@ -375,3 +375,38 @@ func TestClientAssertion(t *testing.T) {
 		}
 	}
 }
+
+// TestClockSkew: the provider's clock may be off from obgw's by up to the
+// skew (one minute by default) either way: a token issued that far in the
+// future, or expired that long ago, is accepted; beyond it, refused.
+func TestClockSkew(t *testing.T) {
+	f := newProvider(t)
+	for _, c := range []struct {
+		name string
+		// provider shifts the provider's clock (iat, exp, auth_time);
+		// ours shifts obgw's (Config.Now): ahead by the token's 10
+		// minutes of validity and more, the token has expired.
+		provider, ours time.Duration
+		refused        string // "" for accepted
+	}{
+		{"issued 30s in the future", 30 * time.Second, 0, ""},
+		{"issued 90s in the future", 90 * time.Second, 0, "issued in the future"},
+		{"expired 30s ago", 0, 10*time.Minute + 30*time.Second, ""},
+		{"expired 90s ago", 0, 10*time.Minute + 90*time.Second, "expired"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f.p.SetClockOffset(c.provider)
+			defer f.p.SetClockOffset(0)
+			rp := f.rp(t, func(cfg *Config) {
+				cfg.Now = func() time.Time { return time.Now().Add(c.ours) }
+			})
+			who, err := login(t, f, rp, kari, newLogin(false))
+			switch {
+			case c.refused == "" && (err != nil || who.Customer != kari):
+				t.Fatalf("Identify: %+v %v, want Kari accepted within the skew", who, err)
+			case c.refused != "" && (!errors.Is(err, ErrRefused) || !strings.Contains(err.Error(), c.refused)):
+				t.Fatalf("Identify: %+v %v, want ErrRefused saying %q", who, err, c.refused)
+			}
+		})
+	}
+}
