@@ -31,10 +31,16 @@ func (c *client) ApplicationType() op.ApplicationType {
 	return op.ApplicationTypeWeb
 }
 
-// AuthMethod is client_secret_basic; op accepts the secret in the form
-// body (client_secret_post) from such a client too, since the provider
-// enables AuthMethodPost.
-func (c *client) AuthMethod() oidc.AuthMethod { return oidc.AuthMethodBasic }
+// AuthMethod is private_key_jwt for a client with a Key; else
+// client_secret_basic, and op accepts the secret in the form body
+// (client_secret_post) from such a client too, since the provider enables
+// AuthMethodPost.
+func (c *client) AuthMethod() oidc.AuthMethod {
+	if c.Key != nil {
+		return oidc.AuthMethodPrivateKeyJWT
+	}
+	return oidc.AuthMethodBasic
+}
 func (c *client) ResponseTypes() []oidc.ResponseType {
 	return []oidc.ResponseType{oidc.ResponseTypeCode}
 }

@@ -4,8 +4,9 @@
 //
 // The protocol is zitadel's pkg/op, an OpenID-certified provider, so a
 // relying party meets real discovery, JWKS, authorization code flow with
-// PKCE, client_secret_basic and client_secret_post, and RS256-signed ID
-// tokens rather than canned JSON. This package supplies only what op leaves
+// PKCE, client_secret_basic, client_secret_post and private_key_jwt (op's
+// own assertion verification, for a Client registered with a Key), and
+// RS256-signed ID tokens rather than canned JSON. This package supplies only what op leaves
 // to its user: an in-memory storage of users, clients, authorization
 // requests and access tokens (storage.go), the login page (login.go), and
 // the claims a BankID broker would put in the ID token (claims.go): an

@@ -72,7 +72,8 @@ func Listen(addr string, cfg Config) (*Provider, error) {
 
 // newProvider builds op with the provider's storage and login page under
 // issuer, enabling what obgw's relying party uses: PKCE S256,
-// client_secret_post besides client_secret_basic, and plain HTTP.
+// client_secret_post besides client_secret_basic, private_key_jwt (op's
+// own verification, for clients with a Key), and plain HTTP.
 func newProvider(issuer string, cfg Config) (*Provider, error) {
 	key, err := newSigningKey()
 	if err != nil {
@@ -80,10 +81,11 @@ func newProvider(issuer string, cfg Config) (*Provider, error) {
 	}
 	store := newStorage(cfg, issuer+loginPath, key)
 	opConfig := &op.Config{
-		CodeMethodS256:  true,
-		AuthMethodPost:  true,
-		SupportedScopes: []string{oidc.ScopeOpenID, oidc.ScopeProfile},
-		SupportedClaims: append(slices.Clone(op.DefaultSupportedClaims), NationalIDClaim),
+		CodeMethodS256:          true,
+		AuthMethodPost:          true,
+		AuthMethodPrivateKeyJWT: true,
+		SupportedScopes:         []string{oidc.ScopeOpenID, oidc.ScopeProfile},
+		SupportedClaims:         append(slices.Clone(op.DefaultSupportedClaims), NationalIDClaim),
 	}
 	// The key op encrypts codes and access tokens with.
 	if _, err := rand.Read(opConfig.CryptoKey[:]); err != nil {

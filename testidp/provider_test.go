@@ -2,6 +2,10 @@ package testidp
 
 import (
 	"context"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"net/http"
@@ -413,6 +417,8 @@ func TestParallelFlows(t *testing.T) {
 }
 
 func TestConfigRefused(t *testing.T) {
+	ecKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	edKey, _, _ := ed25519.GenerateKey(rand.Reader)
 	good := Client{ID: "c", Secret: "s", RedirectURIs: []string{"https://localhost:8443/cb"}}
 	tests := []struct {
 		name string
@@ -426,6 +432,8 @@ func TestConfigRefused(t *testing.T) {
 		{"client twice", Config{Clients: []Client{good, good}}, "twice"},
 		{"no client id", Config{Clients: []Client{{Secret: "s", RedirectURIs: good.RedirectURIs}}}, "no id"},
 		{"no secret", Config{Clients: []Client{{ID: "c", RedirectURIs: good.RedirectURIs}}}, "no secret"},
+		{"secret and key", Config{Clients: []Client{{ID: "c", Secret: "s", Key: &ecKey.PublicKey, RedirectURIs: good.RedirectURIs}}}, "one authentication method"},
+		{"Ed25519 key", Config{Clients: []Client{{ID: "c", Key: edKey, RedirectURIs: good.RedirectURIs}}}, "cannot verify"},
 		{"no redirect", Config{Clients: []Client{{ID: "c", Secret: "s"}}}, "no redirect"},
 		{"relative redirect", Config{Clients: []Client{{ID: "c", Secret: "s", RedirectURIs: []string{"/cb"}}}}, "not an absolute"},
 		{"custom scheme", Config{Clients: []Client{{ID: "c", Secret: "s", RedirectURIs: []string{"app://cb"}}}}, "not an absolute"},

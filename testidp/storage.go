@@ -300,7 +300,7 @@ func (s *storage) AuthorizeClientIDSecret(_ context.Context, clientID, secret st
 	if !ok {
 		return fmt.Errorf("testidp: unknown client %q", clientID)
 	}
-	if c.Secret != secret {
+	if c.Secret == "" || c.Secret != secret {
 		return fmt.Errorf("testidp: wrong secret for client %q", clientID)
 	}
 	return nil
@@ -374,10 +374,20 @@ func (s *storage) GetPrivateClaimsFromScopes(context.Context, string, string, []
 	return nil, nil
 }
 
-// GetKeyByIDAndClientID is for private_key_jwt and the JWT profile grant,
-// which the provider does not offer.
-func (s *storage) GetKeyByIDAndClientID(context.Context, string, string) (*jose.JSONWebKey, error) {
-	return nil, errors.New("testidp: client keys are not supported")
+// GetKeyByIDAndClientID is the key op verifies a client's private_key_jwt
+// assertion with (op.VerifyJWTAssertion checks its issuer, subject,
+// audience, expiry and issue time, then its signature with this key). op
+// asks by the client id the assertion's iss names and the kid its header
+// names (empty if none).
+func (s *storage) GetKeyByIDAndClientID(_ context.Context, keyID, clientID string) (*jose.JSONWebKey, error) {
+	c, ok := s.clients[clientID]
+	if !ok || c.Key == nil {
+		return nil, fmt.Errorf("testidp: client %q has no key", clientID)
+	}
+	if keyID != "" && keyID != c.KeyID {
+		return nil, fmt.Errorf("testidp: client %q has no key %q", clientID, keyID)
+	}
+	return &jose.JSONWebKey{Key: c.Key, KeyID: c.KeyID, Use: "sig"}, nil
 }
 
 func (s *storage) ValidateJWTProfileScopes(context.Context, string, []string) ([]string, error) {

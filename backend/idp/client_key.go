@@ -23,7 +23,7 @@ const clientAssertionType = "urn:ietf:params:oauth:client-assertion-type:jwt-bea
 
 // ClientKey is obgw's private key at the provider, for private_key_jwt
 // client authentication (OpenID Connect Core 9): each code exchange sends a
-// fresh short-lived JWT signed with it, naming obgw and the token endpoint.
+// fresh short-lived JWT signed with it, naming obgw and the provider.
 type ClientKey struct {
 	key crypto.Signer
 	alg jose.SignatureAlgorithm
@@ -73,8 +73,12 @@ func ParseClientKey(pemBytes []byte, kid string) (*ClientKey, error) {
 // assertionLifetime bounds a client assertion: it is used at once.
 const assertionLifetime = time.Minute
 
-// assertion returns a client assertion for clientID at tokenURL.
-func (k *ClientKey) assertion(clientID, tokenURL string, now time.Time) (string, error) {
+// assertion returns a client assertion for clientID at the provider
+// issuer, whose token endpoint is tokenURL. Its audience is both: OpenID
+// Connect Core 9 says the token endpoint, RFC 7523bis and providers such
+// as zitadel (op.VerifyJWTAssertion) and ID-porten want the issuer, and
+// those that check the audience look for theirs among the values.
+func (k *ClientKey) assertion(clientID, issuer, tokenURL string, now time.Time) (string, error) {
 	if k == nil {
 		return "", errors.New("no private key")
 	}
@@ -91,7 +95,7 @@ func (k *ClientKey) assertion(clientID, tokenURL string, now time.Time) (string,
 		return "", err
 	}
 	claims := jwt.Claims{
-		Issuer: clientID, Subject: clientID, Audience: jwt.Audience{tokenURL},
+		Issuer: clientID, Subject: clientID, Audience: jwt.Audience{issuer, tokenURL},
 		ID:       base64.RawURLEncoding.EncodeToString(id[:]),
 		IssuedAt: jwt.NewNumericDate(now), Expiry: jwt.NewNumericDate(now.Add(assertionLifetime)),
 	}

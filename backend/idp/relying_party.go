@@ -307,7 +307,7 @@ func (rp *RelyingParty) Identify(ctx context.Context, redirectURL, code string, 
 	ctx = oidc.ClientContext(ctx, rp.cfg.HTTPClient)
 	opts := []oauth2.AuthCodeOption{oauth2.VerifierOption(l.Verifier)}
 	if rp.cfg.ClientSecret == "" {
-		assertion, err := rp.cfg.PrivateKey.assertion(rp.cfg.ClientID, p.Endpoint().TokenURL, rp.cfg.Now())
+		assertion, err := rp.cfg.PrivateKey.assertion(rp.cfg.ClientID, rp.cfg.Issuer, p.Endpoint().TokenURL, rp.cfg.Now())
 		if err != nil {
 			return Identity{}, fmt.Errorf("%w: client assertion: %v", ErrUnavailable, err)
 		}

@@ -35,13 +35,14 @@ const (
 )
 
 // idpFixture is a provider with Kari (high) and Ola (substantial), the
-// clients obgw and other, and a redirect URI that records codes.
+// clients obgw and other (and any extra ones), and a redirect URI that
+// records codes.
 type idpFixture struct {
 	p        *testidp.Provider
 	redirect string
 }
 
-func newProvider(t *testing.T) *idpFixture {
+func newProvider(t *testing.T, extra ...testidp.Client) *idpFixture {
 	t.Helper()
 	cb := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, "back at the relying party")
@@ -53,16 +54,23 @@ func newProvider(t *testing.T) *idpFixture {
 			{NationalID: kari, Password: "test", Name: "Kari Nordmann", ACR: high},
 			{NationalID: ola, Password: "test", Name: "Ola Nordmann", ACR: substantial},
 		},
-		Clients: []testidp.Client{
+		Clients: append([]testidp.Client{
 			{ID: "obgw", Secret: "obgw-secret", RedirectURIs: []string{redirect}},
 			{ID: "other", Secret: "other-secret", RedirectURIs: []string{redirect}},
-		},
+		}, withRedirect(extra, redirect)...),
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { p.Close() })
 	return &idpFixture{p: p, redirect: redirect}
+}
+
+func withRedirect(clients []testidp.Client, redirect string) []testidp.Client {
+	for i := range clients {
+		clients[i].RedirectURIs = []string{redirect}
+	}
+	return clients
 }
 
 func (f *idpFixture) rp(t *testing.T, edit func(*Config)) *RelyingParty {
@@ -335,7 +343,8 @@ func TestAppParamsCannotReplaceTheBinding(t *testing.T) {
 }
 
 // TestClientAssertion: a private_key_jwt assertion is signed with the
-// client's key and names the client and the token endpoint, briefly.
+// client's key and names the client, the issuer and the token endpoint,
+// briefly.
 func TestClientAssertion(t *testing.T) {
 	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	der, _ := x509.MarshalPKCS8PrivateKey(key)
@@ -344,7 +353,7 @@ func TestClientAssertion(t *testing.T) {
 		t.Fatal(err)
 	}
 	now := time.Now()
-	a, err := ck.assertion("obgw", "https://idp.example/token", now)
+	a, err := ck.assertion("obgw", "https://idp.example", "https://idp.example/token", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,6 +370,9 @@ func TestClientAssertion(t *testing.T) {
 	}
 	if err := c.ValidateWithLeeway(jwt.Expected{Issuer: "obgw", Subject: "obgw", AnyAudience: jwt.Audience{"https://idp.example/token"}, Time: now}, 0); err != nil {
 		t.Fatal(err)
+	}
+	if !c.Audience.Contains("https://idp.example") {
+		t.Fatalf("audience %v: want the issuer too", c.Audience)
 	}
 	if c.Expiry.Time().Sub(now) > assertionLifetime || c.ID == "" {
 		t.Fatalf("claims %+v: want a fresh id and at most %v", c, assertionLifetime)
@@ -408,5 +420,40 @@ func TestClockSkew(t *testing.T) {
 				t.Fatalf("Identify: %+v %v, want ErrRefused saying %q", who, err, c.refused)
 			}
 		})
+	}
+}
+
+// TestPrivateKeyJWT: obgw authenticates at the token endpoint with a
+// client assertion signed by its key (private_key_jwt), which the
+// provider verifies with op's own JWT profile verifier against the public
+// key registered for obgw; an assertion signed by another key, or naming
+// another key, is refused.
+func TestPrivateKeyJWT(t *testing.T) {
+	key, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	f := newProvider(t, testidp.Client{ID: "obgw-key", Key: &key.PublicKey, KeyID: "k1"})
+	keyed := func(key *ecdsa.PrivateKey, kid string) *RelyingParty {
+		der, _ := x509.MarshalPKCS8PrivateKey(key)
+		ck, err := ParseClientKey(pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), kid)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f.rp(t, func(c *Config) { c.ClientID, c.ClientSecret, c.PrivateKey = "obgw-key", "", ck })
+	}
+	who, err := login(t, f, keyed(key, "k1"), kari, newLogin(false))
+	if err != nil || who.Customer != kari {
+		t.Fatalf("Identify with private_key_jwt: %+v %v, want Kari", who, err)
+	}
+	other, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	for _, c := range []struct {
+		name string
+		key  *ecdsa.PrivateKey
+		kid  string
+	}{{"another key", other, "k1"}, {"another kid", key, "k2"}} {
+		// op answers a failed assertion invalid_grant, which obgw cannot
+		// tell from a bad code: refused, and no identity.
+		who, err := login(t, f, keyed(c.key, c.kid), kari, newLogin(false))
+		if err == nil || who.Customer != "" {
+			t.Errorf("%s: %+v %v, want refused", c.name, who, err)
+		}
 	}
 }
