@@ -3,13 +3,15 @@ package testidp
 import (
 	"net/http"
 	"net/url"
+	"slices"
 	"time"
 )
 
 // serveHTTP is the provider's front door, where the test controls act
 // before op or the login page see a request: an outage answers 503, the
 // clock offset is fixed for the request (clock.go), and authorization
-// requests are recorded for LastAuthorize.
+// requests are recorded for LastAuthorize, and the ID token override
+// (SetIDTokenIssuer, SetIDTokenAudience) is read once for a token request.
 func (p *Provider) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if p.down.Load() {
 		w.Header().Set("Retry-After", "1")
@@ -23,6 +25,12 @@ func (p *Provider) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	r = r.WithContext(withClockOffset(r.Context(), time.Duration(p.clockOffset.Load())))
+	if r.URL.Path == p.tokenPath {
+		if o := p.idTokenOverride(); !o.none() {
+			p.serveTokenOverridden(w, r, o)
+			return
+		}
+	}
 	p.handler.ServeHTTP(w, r)
 }
 
@@ -37,6 +45,32 @@ func (p *Provider) SetDown(down bool) { p.down.Store(down) }
 // that are already expired; a positive d issues tokens from the future.
 // Access token lifetimes at the userinfo endpoint are not shifted.
 func (p *Provider) SetClockOffset(d time.Duration) { p.clockOffset.Store(int64(d)) }
+
+// SetIDTokenIssuer makes the ID tokens the provider issues from now on
+// carry iss as their issuer instead of Issuer(), signed with the
+// provider's key as ever: a token that the provider's keys vouch for but
+// that names another provider. "" restores Issuer().
+func (p *Provider) SetIDTokenIssuer(iss string) {
+	p.mu.Lock()
+	p.override.iss = iss
+	p.mu.Unlock()
+}
+
+// SetIDTokenAudience makes the ID tokens the provider issues from now on
+// be issued to aud instead of the client that exchanges the code: aud is
+// their audience, aud[0] their azp and client_id. They are signed with the
+// provider's key as ever. No aud restores the exchanging client.
+func (p *Provider) SetIDTokenAudience(aud ...string) {
+	p.mu.Lock()
+	p.override.aud = slices.Clone(aud)
+	p.mu.Unlock()
+}
+
+func (p *Provider) idTokenOverride() idTokenOverride {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.override
+}
 
 // LastAuthorize is the query (with form parameters, for a POSTed request)
 // of the most recent request to the authorization endpoint, valid or not,

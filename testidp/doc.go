@@ -21,8 +21,10 @@
 //
 // Tests steer it from outside (controls.go): SetDown makes it answer 503
 // everywhere, SetClockOffset shifts the clock its ID tokens are stamped
-// with, and LastAuthorize tells what the last authorization request asked
-// for (acr_values, login_hint).
+// with, SetIDTokenIssuer and SetIDTokenAudience make it sign ID tokens
+// that name another issuer or another client (idtoken_override.go), and
+// LastAuthorize tells what the last authorization request asked for
+// (acr_values, login_hint).
 //
 // Everything here is for tests and demos only: passwords are compared in
 // clear, keys live in memory, and it speaks plain HTTP on loopback.

@@ -18,16 +18,19 @@ import (
 
 // Provider is a running OpenID provider.
 type Provider struct {
-	issuer   string
-	server   *http.Server
-	handler  http.Handler // op's endpoints and the login page
-	authPath string       // op's authorize endpoint, for LastAuthorize
+	issuer    string
+	server    *http.Server
+	handler   http.Handler // op's endpoints and the login page
+	authPath  string       // op's authorize endpoint, for LastAuthorize
+	tokenPath string       // op's token endpoint, for the ID token override
+	key       *signingKey  // op's signing key, for the ID token override
 
 	down        atomic.Bool
 	clockOffset atomic.Int64 // time.Duration
 
 	mu            sync.Mutex
 	lastAuthorize url.Values
+	override      idTokenOverride
 
 	closeOnce sync.Once
 	closeErr  error
@@ -100,9 +103,11 @@ func newProvider(issuer string, cfg Config) (*Provider, error) {
 	mux.Handle(loginPath, op.NewIssuerInterceptor(provider.IssuerFromRequest).Handler(login))
 	mux.Handle("/", provider)
 	return &Provider{
-		issuer:   issuer,
-		handler:  mux,
-		authPath: provider.AuthorizationEndpoint().Relative(),
+		issuer:    issuer,
+		handler:   mux,
+		authPath:  provider.AuthorizationEndpoint().Relative(),
+		tokenPath: provider.TokenEndpoint().Relative(),
+		key:       key,
 	}, nil
 }
 

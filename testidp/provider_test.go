@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -350,6 +351,70 @@ func TestSetClockOffset(t *testing.T) {
 				t.Errorf("access token expires in %v, want about %v", left, accessTokenLifetime)
 			}
 		})
+	}
+}
+
+// TestIDTokenOverride: SetIDTokenIssuer and SetIDTokenAudience make the
+// provider issue ID tokens, signed with its key, that name another issuer
+// or another client: a relying party's verifier refuses them for that
+// reason alone, and the rest of the token is as ever.
+func TestIDTokenOverride(t *testing.T) {
+	rp := newTestRP(t)
+	p := startProvider(t, rp)
+	tests := []struct {
+		name      string
+		set       func()
+		wantErr   string // go-oidc's refusal
+		wantIss   string
+		wantAud   []string
+		wantAZP   string
+		skipCheck oidc.Config
+	}{
+		{"another issuer", func() { p.SetIDTokenIssuer("https://other-idp.example") }, "different provider",
+			"https://other-idp.example", []string{testClientID}, testClientID, oidc.Config{ClientID: testClientID, SkipIssuerCheck: true}},
+		{"another audience", func() { p.SetIDTokenAudience("other") }, "audience",
+			p.Issuer(), []string{"other"}, "other", oidc.Config{SkipClientIDCheck: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFlow(t, p, rp, oauth2.AuthStyleAutoDetect)
+			code := codeFor(t, rp, f, kariID)
+			tt.set()
+			defer p.SetIDTokenIssuer("")
+			defer p.SetIDTokenAudience()
+			_, raw, err := f.exchange(code)
+			if err != nil {
+				t.Fatalf("exchange: %v", err)
+			}
+			if _, err := f.verifier.Verify(context.Background(), raw); err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+				t.Fatalf("verify: %v, want refused for its %s", err, tt.wantErr)
+			}
+			// Signed by the provider's key, with every other claim intact.
+			idt, err := f.provider.Verifier(&tt.skipCheck).Verify(context.Background(), raw)
+			if err != nil {
+				t.Fatalf("verify without that check: %v", err)
+			}
+			var c idClaims
+			var azp struct {
+				AZP string `json:"azp"`
+			}
+			if err := idt.Claims(&c); err != nil || idt.Claims(&azp) != nil {
+				t.Fatal(err)
+			}
+			if c.Issuer != tt.wantIss || !slices.Equal(c.Audience, tt.wantAud) || azp.AZP != tt.wantAZP {
+				t.Errorf("iss %q aud %v azp %q, want %q %v %q", c.Issuer, c.Audience, azp.AZP, tt.wantIss, tt.wantAud, tt.wantAZP)
+			}
+			if c.NNIN != kariID || c.Nonce != f.nonce || c.ACR != acrHigh || c.Expiry-c.IssuedAt != int64(idTokenLifetime/time.Second) {
+				t.Errorf("claims %+v: want Kari's, with the flow's nonce", c)
+			}
+		})
+	}
+	// Restored: the next token is the client's, from this issuer.
+	f := newFlow(t, p, rp, oauth2.AuthStyleAutoDetect)
+	if _, raw, err := f.exchange(codeFor(t, rp, f, kariID)); err != nil {
+		t.Fatal(err)
+	} else if _, err := f.verifier.Verify(context.Background(), raw); err != nil {
+		t.Fatalf("after the override: %v", err)
 	}
 }
 
