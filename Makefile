@@ -60,11 +60,12 @@ staticcheck:
 # The shipped Caddyfile must validate with no Redis or network, and be
 # formatted as `caddy fmt` wants.
 # Production (the default) needs an identity provider: validated with one
-# that is never called (discovery happens at the first login).
+# that is never called (discovery happens at the first login). A bank's own
+# upstream needs the context tokens' signing key: the test PKI's.
 validate: build
 	@set -e; for env in "OBGW_ENV=sandbox" \
 	  "OBGW_SCA_OIDC_ISSUER=https://idp.bank.example OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=x" \
-	  "OBGW_BACKEND=proxy" "OBGW_BACKEND=upstream"; do \
+	  "OBGW_BACKEND=proxy" "OBGW_BACKEND=upstream OBGW_CONTEXT_SIGNING_KEY_FILE=testdata/pki/context-signing-key.pem"; do \
 	  out=$$(env $$env $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1) || { echo "validate ($$env):"; echo "$$out"; exit 1; }; \
 	  echo "validate ($$env): $$(echo "$$out" | tail -n 1)"; \
 	done

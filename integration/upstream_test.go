@@ -1,6 +1,7 @@
 package integration
 
 import (
+	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/tls"
@@ -14,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -27,8 +29,9 @@ import (
 // (OBGW_BACKEND=upstream): a Node service with the jose package verifies
 // every X-Obgw-Context token with the gateway's JWKS (Ed25519 keys from
 // files), refuses expired, wrong-audience, unknown-key and tampered
-// tokens, and answers the identity it saw; a key rotation publishes the
-// next key before it signs.
+// tokens, and answers the identity it saw and the TPP's headers it got; a
+// key rotation publishes the next key before it signs; the upstream's
+// failures reach the TPP as Berlin Group errors.
 
 // nodeUpstreamDir holds the Node service (package.json, its lock file and
 // server.mjs); `make test` and .ci/run install its node_modules.
@@ -95,14 +98,21 @@ func upstreamGateway(t *testing.T, port, health, upstream int, key string, publi
 	g := start(t, "Caddyfile", port, true, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port), fmt.Sprintf("OBGW_HEALTH_PORT=%d", health),
 		"OBGW_BACKEND=upstream", fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", upstream), "OBGW_UPSTREAM_PATH_PREFIX=/bank",
 		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key, "OBGW_CONTEXT_PUBLISHED_KEY_FILES="+strings.Join(published, " "),
-		"OBGW_CONTEXT_AUDIENCE=bank-api")
+		"OBGW_CONTEXT_AUDIENCE=bank-api",
+		// Short, so that the hanging upstream is cheap to test.
+		"OBGW_UPSTREAM_RESPONSE_HEADER_TIMEOUT="+upstreamTimeout.String())
 	return g.fixture("the upstream is a Node test double that answers the identity it verified, not the interface")
 }
 
-// seen is what the Node upstream says it verified.
+// upstreamTimeout is the gateway's response_header_timeout in the tests.
+const upstreamTimeout = 3 * time.Second
+
+// seen is what the Node upstream says it verified, and the TPP's headers
+// it received (nil: absent).
 type seen struct {
 	KID, Alg, TPP, PSUID, RequestID, Path, Error string
 	Roles                                        []string
+	Headers                                      map[string]any
 }
 
 func decodeSeen(t *testing.T, body []byte) seen {
@@ -119,7 +129,53 @@ func decodeSeen(t *testing.T, body []byte) seen {
 			s.Roles = append(s.Roles, fmt.Sprint(r))
 		}
 	}
+	s.Headers, _ = raw["headers"].(map[string]any)
 	return s
+}
+
+// forwardedHeaders are the TPP's headers a bank needs, which the gateway
+// must forward as received (server.mjs reports them).
+var forwardedHeaders = []string{"PSU-ID", "TPP-Redirect-URI", "Signature", "TPP-Signature-Certificate", "X-Request-ID"}
+
+// upstreamRequest is a signed account information request of a present
+// PSU to path.
+func upstreamRequest(t *testing.T, g *gateway, path string) *http.Request {
+	t.Helper()
+	req := newRequest(t, g, http.MethodGet, path, nil)
+	req.Header.Set("PSU-ID", uuid.NewString())
+	req.Header.Set("TPP-Session-ID", uuid.NewString())
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	return req
+}
+
+// jwksKeyIDs fetches the JWKS at url and returns its kids.
+func jwksKeyIDs(t *testing.T, url string) []string {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var set struct {
+		Keys []struct {
+			KID string `json:"kid"`
+			D   string `json:"d"`
+		} `json:"keys"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&set); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("JWKS %s: %d %v", url, resp.StatusCode, err)
+	}
+	var kids []string
+	for _, k := range set.Keys {
+		if k.D != "" {
+			t.Fatalf("JWKS %s publishes a private key (%s)", url, k.KID)
+		}
+		kids = append(kids, k.KID)
+	}
+	return kids
 }
 
 func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
@@ -134,20 +190,21 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 
 	through := func(wantKID string) {
 		t.Helper()
-		psu := uuid.NewString()
-		req := newRequest(t, g, http.MethodGet, "/v1/accounts?withBalance=true", nil)
-		req.Header.Set("PSU-ID", psu)
-		req.Header.Set("TPP-Session-ID", uuid.NewString())
-		req.Header.Set("PSU-IP-Address", "192.0.2.10")
-		if err := signer(t, "tpp").Sign(req, nil); err != nil {
-			t.Fatal(err)
-		}
+		req := upstreamRequest(t, g, "/v1/accounts?withBalance=true")
 		got := send(t, client(nil), req)
 		s := decodeSeen(t, got.body)
-		if got.status != 200 || s.KID != wantKID || s.Alg != "EdDSA" || s.TPP != "PSDNO-FSA-987654321" || s.PSUID != psu ||
+		if got.status != 200 || s.KID != wantKID || s.Alg != "EdDSA" || s.TPP != "PSDNO-FSA-987654321" || s.PSUID != req.Header.Get("PSU-ID") ||
 			s.RequestID != req.Header.Get("X-Request-ID") || s.Path != "/bank/v1/accounts?withBalance=true" {
 			t.Fatalf("through the gateway: %d %s: want the Node upstream to have verified kid %s, the TPP, the PSU-ID and the request\n%s", got.status, got.body, wantKID, g.logs())
 		}
+		for _, h := range forwardedHeaders {
+			if sent, received := req.Header.Get(h), s.Headers[strings.ToLower(h)]; sent == "" || received != sent {
+				t.Errorf("%s: the TPP sent %q, the upstream received %v", h, sent, received)
+			}
+		}
+		// The upstream's answer passes through obgw_sign: signed with the
+		// bank's seal for this request.
+		verifySigned(t, "the upstream's answer", got, req.Header.Get("X-Request-ID"))
 	}
 	through(a.KeyID())
 
@@ -225,27 +282,77 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 
 	// Rotation: B is published first (A still signs), then B signs and A
 	// stays published while tokens it signed may be in flight.
+	// After each restart, both keys are in the JWKS.
+	published := func(stage string) {
+		t.Helper()
+		kids := jwksKeyIDs(t, jwksURL)
+		if len(kids) != 2 || !slices.Contains(kids, a.KeyID()) || !slices.Contains(kids, b.KeyID()) {
+			t.Fatalf("%s: the JWKS lists %v, want %s and %s", stage, kids, a.KeyID(), b.KeyID())
+		}
+	}
 	_ = g.cmd.Process.Kill()
 	g = upstreamGateway(t, port, health, upstreamPort, keyA, keyB)
+	published("B published before it signs")
 	through(a.KeyID())
 	_ = g.cmd.Process.Kill()
 	g = upstreamGateway(t, port, health, upstreamPort, keyB, keyA)
+	published("B signs, A still published")
 	through(b.KeyID())
 	if s := direct("a token of the retiring key", a, "bank-api", time.Now(), nil); !strings.HasPrefix(s.Error, "200") {
 		t.Fatalf("a token of the retiring key: %s", s.Error)
 	}
 
-	// The upstream down: a Berlin Group 503, not Caddy's page.
+	// The upstream failing: its 502, 503 and 504 pages, its silence past
+	// response_header_timeout, and the upstream down each reach the TPP as
+	// a signed Berlin Group 503 SERVICE_UNAVAILABLE, never as HTML.
+	unavailable := func(what, path string) {
+		t.Helper()
+		req := upstreamRequest(t, g, path)
+		began := time.Now()
+		got := send(t, client(nil), req) // fails on a body that is not JSON
+		if got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" ||
+			!strings.HasPrefix(got.header.Get("Content-Type"), "application/json") || strings.Contains(string(got.body), "<html") {
+			t.Errorf("%s: %d %s %s, want a Berlin Group 503 SERVICE_UNAVAILABLE", what, got.status, got.header.Get("Content-Type"), got.body)
+		}
+		if took := time.Since(began); took > upstreamTimeout+5*time.Second {
+			t.Errorf("%s: answered after %v", what, took)
+		}
+		verifySigned(t, what, got, req.Header.Get("X-Request-ID"))
+	}
+	for _, status := range []int{502, 503, 504} {
+		unavailable(fmt.Sprintf("the upstream's %d page", status), fmt.Sprintf("/v1/accounts/upstream-status-%d", status))
+	}
+	unavailable("the upstream hanging", "/v1/accounts/upstream-hang")
 	_ = node.Process.Kill()
 	_ = node.Wait()
-	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
-	req.Header.Set("PSU-ID", uuid.NewString())
-	req.Header.Set("TPP-Session-ID", uuid.NewString())
-	req.Header.Set("PSU-IP-Address", "192.0.2.10")
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
-		t.Fatal(err)
+	unavailable("the upstream down", "/v1/accounts")
+}
+
+// TestUpstreamNeedsContextSigningKey: OBGW_BACKEND=upstream without an
+// asymmetric signing key does not start (the upstream could verify no
+// token), and says which setting is missing; with one it validates.
+func TestUpstreamNeedsContextSigningKey(t *testing.T) {
+	env := append(os.Environ(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(),
+		fmt.Sprintf("OBGW_LISTEN=localhost:%d", freePort(t)), fmt.Sprintf("OBGW_HEALTH_PORT=%d", freePort(t)),
+		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", freePort(t)), "OBGW_BACKEND=upstream", "OBGW_CONTEXT_PUBLISHED_KEY_FILES=")
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "run", "--config", "Caddyfile", "--adapter", "caddyfile")
+	cmd.Dir = repoRoot
+	cmd.Env = append(env, "OBGW_CONTEXT_SIGNING_KEY_FILE=")
+	out, err := cmd.CombinedOutput()
+	if err == nil || ctx.Err() != nil {
+		t.Fatalf("upstream mode without a signing key: %v (timed out: %v)\n%s", err, ctx.Err() != nil, out)
 	}
-	if got := send(t, client(nil), req); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
-		t.Fatalf("upstream down: %d %s", got.status, got.body)
+	for _, want := range []string{"OBGW_CONTEXT_SIGNING_KEY_FILE", "context_signing_key_file", "obgw_context_signing asymmetric"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the error does not name %s:\n%s", want, out)
+		}
+	}
+	cmd = exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
+	cmd.Dir = repoRoot
+	cmd.Env = append(env, "OBGW_CONTEXT_SIGNING_KEY_FILE=testdata/pki/context-signing-key.pem")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("upstream mode with a signing key: %v\n%s", err, out)
 	}
 }

@@ -6,6 +6,11 @@
 //
 // Environment: PORT, JWKS_URL, AUDIENCE, TLS_CERT, TLS_KEY, CLIENT_CA,
 // PATH_PREFIX (what the gateway puts in front of the path).
+//
+// A failing bank, for the gateway's error mapping: a verified request for
+// an account id upstream-status-<code> is answered with that status and an
+// HTML page (as a load balancer in front of a bank's API does), one for
+// upstream-hang is never answered.
 import fs from 'node:fs';
 import https from 'node:https';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
@@ -14,6 +19,10 @@ const env = process.env;
 // A token whose kid the cached set lacks makes jose fetch the set again
 // (a rotation published a new key); cooldownDuration bounds how often.
 const jwks = createRemoteJWKSet(new URL(env.JWKS_URL), { cooldownDuration: 0, cacheMaxAge: 300_000 });
+
+// The TPP's headers the bank needs, reported as received so the test can
+// hold the gateway to forwarding them unchanged.
+const forwarded = ['psu-id', 'tpp-redirect-uri', 'signature', 'tpp-signature-certificate', 'x-request-id'];
 
 function answer(res, status, body) {
   res.writeHead(status, { 'content-type': 'application/json' });
@@ -53,6 +62,14 @@ const server = https.createServer({
       payload.requestId !== req.headers['x-request-id']) {
     return answer(res, 401, { error: 'the token is for another request' });
   }
+  const failure = /\/accounts\/upstream-(status-(\d{3})|hang)$/.exec(path);
+  if (failure && failure[2]) {
+    res.writeHead(Number(failure[2]), { 'content-type': 'text/html' });
+    return res.end('<html><body><h1>' + failure[2] + ' from the bank</h1></body></html>');
+  }
+  if (failure) {
+    return; // the gateway's response_header_timeout ends it
+  }
   answer(res, 200, {
     kid: protectedHeader.kid,
     alg: protectedHeader.alg,
@@ -63,6 +80,7 @@ const server = https.createServer({
     psuPresent: payload.psuPresent,
     requestId: payload.requestId,
     path: req.url,
+    headers: Object.fromEntries(forwarded.map((h) => [h, req.headers[h] ?? null])),
   });
 });
 
