@@ -65,6 +65,7 @@ func (h Error) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Han
 		}
 		e.Write(w)
 		obgwMetrics.answered(requestFamily(r), e.Status, e.Code, byGateway)
+		markCounted(w)
 		return nil
 	}
 	status := 0
@@ -76,6 +77,7 @@ func (h Error) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.Han
 	e := fromStatus(status, text)
 	e.Write(w)
 	obgwMetrics.answered(requestFamily(r), e.Status, e.Code, byGateway)
+	markCounted(w)
 	return nil
 }
 

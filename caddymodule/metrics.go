@@ -75,7 +75,7 @@ func newMetrics() *metrics {
 		}),
 		responses: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "responses_total",
-			Help: "Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway or backend).",
+			Help: "Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway, backend or upstream).",
 		}, []string{"family", "status", "code", "by"}),
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "retention_deleted_total",

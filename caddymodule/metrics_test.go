@@ -59,7 +59,7 @@ func TestMetricsSurviveReload(t *testing.T) {
 	}
 	m.answered("ais", 400, "FORMAT_ERROR", byGateway)
 	want := `
-# HELP obgw_responses_total Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway or backend).
+# HELP obgw_responses_total Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway, backend or upstream).
 # TYPE obgw_responses_total counter
 obgw_responses_total{by="gateway",code="FORMAT_ERROR",family="ais",status="400"} 2
 `

@@ -13,14 +13,17 @@ import (
 // obgw_verify counts its refusals (the body limit's 413 included),
 // obgw_error the gateway's other errors (unknown paths, handle_errors:
 // 421, an unreachable backend), obgw_backend the in-process backend's
-// answers and obgw_ready the readiness answers. The route family is the
+// answers, obgw_count (count.go) those a reverse_proxy passes on from a
+// backend service or a bank's upstream, and obgw_ready the readiness
+// answers. The route family is the
 // request's {http.vars.obgw.family}, which a policy sets (obgw_verify's
 // family, or vars on a route without it); "other" when none did.
 
 // Who produced an answer: the by label.
 const (
-	byGateway = "gateway"
-	byBackend = "backend"
+	byGateway  = "gateway"
+	byBackend  = "backend"
+	byUpstream = "upstream"
 )
 
 // familyVar is the request variable naming the route family.
@@ -82,6 +85,8 @@ type answerRecorder struct {
 	caddyhttp.ResponseWriterWrapper
 	status int
 	code   string
+	// counted: the handler that wrote the answer counted it (markCounted).
+	counted bool
 }
 
 func (a *answerRecorder) WriteHeader(status int) {
@@ -118,4 +123,21 @@ func (a *answerRecorder) result() (int, string) {
 		code = ""
 	}
 	return status, code
+}
+
+// markCounted tells the answerRecorder w writes through, if any, that the
+// answer is counted by its writer: obgw_error answering in
+// reverse_proxy's handle_response, inside obgw_count.
+func markCounted(w http.ResponseWriter) {
+	for {
+		switch x := w.(type) {
+		case *answerRecorder:
+			x.counted = true
+			return
+		case interface{ Unwrap() http.ResponseWriter }:
+			w = x.Unwrap()
+		default:
+			return
+		}
+	}
 }
