@@ -43,6 +43,8 @@ const (
 type idpDeployment struct {
 	g   *gateway
 	idp *testidp.Provider
+	// backend is the split deployment's backend service, nil in process.
+	backend *gateway
 	// callback is the redirect URI registered at the provider for /v1.
 	callback string
 	// base is the base path the TPP calls under ("" or /api-sandbox).
@@ -95,15 +97,16 @@ func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 		"OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin", "OBGW_SCA_OIDC_ACR_VALUES="+acrSubstantial+" "+acrHigh,
 		"OBGW_SCA_OIDC_PAYMENT_ACR_VALUES="+acrHigh, "OBGW_SCA_OIDC_APP_PARAM=login_hint BankID-app")
 	gwEnv := env
+	var backend *gateway
 	if split {
 		key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("k", 32)))
 		bport := freePort(t)
 		// The callback URL as the bank registers it: the public host.
-		startBackend(t, "testdata/split/backend.Caddyfile", bport, append(env, "OBGW_CONTEXT_KEY="+key, "OBGW_SCA_OIDC_REDIRECT_URL="+callback)...)
+		backend = startBackend(t, "testdata/split/backend.Caddyfile", bport, append(env, "OBGW_CONTEXT_KEY="+key, "OBGW_SCA_OIDC_REDIRECT_URL="+callback)...)
 		gwEnv = []string{"OBGW_ENV=", "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL=" + backendURL(bport), "OBGW_CONTEXT_KEY=" + key}
 	}
 	g := start(t, "Caddyfile", port, true, append(gwEnv, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port))...)
-	return &idpDeployment{g: g, idp: p, callback: callback}
+	return &idpDeployment{g: g, idp: p, backend: backend, callback: callback}
 }
 
 // newTLSCallback is a TPP redirect endpoint over https (production refuses
@@ -132,6 +135,14 @@ func tlsCallbackURI(cb *tppCallback) string {
 // from one account to another; it returns the scaRedirect link.
 func (d *idpDeployment) startFlow(t *testing.T, s *tppSession, redirect string, payment []byte, app bool) string {
 	t.Helper()
+	link, _ := d.startFlowFor(t, s, redirect, payment, app)
+	return link
+}
+
+// startFlowFor is startFlow that also returns the id of what it created
+// (the consentId or paymentId).
+func (d *idpDeployment) startFlowFor(t *testing.T, s *tppSession, redirect string, payment []byte, app bool) (link, id string) {
+	t.Helper()
 	path := "/v1/bank-offered-consents"
 	if payment != nil {
 		path = "/v1/payments/domestic-norway-credit-transfers"
@@ -148,12 +159,14 @@ func (d *idpDeployment) startFlow(t *testing.T, s *tppSession, redirect string, 
 	}
 	got := send(t, s.c, req)
 	var created struct {
-		Links map[string]struct{ Href string } `json:"_links"`
+		ConsentID string                           `json:"consentId"`
+		PaymentID string                           `json:"paymentId"`
+		Links     map[string]struct{ Href string } `json:"_links"`
 	}
 	if got.status != 201 || json.Unmarshal(got.body, &created) != nil || created.Links["scaRedirect"].Href == "" {
 		t.Fatalf("%s: %d %s", path, got.status, got.body)
 	}
-	return "https://" + d.g.addr + created.Links["scaRedirect"].Href
+	return "https://" + d.g.addr + created.Links["scaRedirect"].Href, created.ConsentID + created.PaymentID
 }
 
 func transferBody(from, to string) []byte {
@@ -229,6 +242,18 @@ func productionSCAInChromium(t *testing.T, d *idpDeployment) {
 	if q.Get("state") != "abc" || q.Get("tpp-session-id") != s.sid || q.Get("context") != "PRIVATE" {
 		t.Fatalf("success redirect %v", q)
 	}
+	// What the TPP is sent back with holds neither the provider's code
+	// nor any token (a JWT's header starts eyJ).
+	if q.Has("code") || q.Has("id_token") {
+		t.Fatalf("success redirect %v: the provider's code or token reaches the TPP", q)
+	}
+	for k, vs := range q {
+		for _, v := range vs {
+			if strings.Contains(v, "eyJ") {
+				t.Fatalf("success redirect %s=%q: a token reaches the TPP", k, v)
+			}
+		}
+	}
 	s.psuID = q.Get("psu-id")
 	got := s.call("GET", "/v1/accounts", true)
 	var list struct {
@@ -240,6 +265,10 @@ func productionSCAInChromium(t *testing.T, d *idpDeployment) {
 	for _, secret := range []string{"id_token", "obgw-secret", "eyJ"} {
 		if strings.Contains(d.g.logs(), secret) {
 			t.Fatalf("the gateway's log holds %q", secret)
+		}
+		// Split, the backend service ran the login: its output too.
+		if d.backend != nil && strings.Contains(d.backend.logs(), secret) {
+			t.Fatalf("the backend service's log holds %q", secret)
 		}
 	}
 }
@@ -457,6 +486,31 @@ func TestProductionSCARefusals(t *testing.T) {
 		failedWith(t, "expired token", resp, page, "could not be verified")
 	})
 
+	// The provider's key vouches for an ID token that names another
+	// provider, or was issued to another client (testidp re-signs op's
+	// token with those claims).
+	for _, c := range []struct {
+		name string
+		set  func()
+	}{
+		{"another issuer", func() { d.idp.SetIDTokenIssuer("https://other-idp.bank.example") }},
+		{"another audience", func() { d.idp.SetIDTokenAudience("other") }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := newPSUAgent(t, d)
+			_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+			c.set()
+			defer d.idp.SetIDTokenIssuer("")
+			defer d.idp.SetIDTokenAudience()
+			resp, page := a.logIn(authURL, sandbox.KariNumber)
+			failedWith(t, c.name, resp, page, "could not be verified")
+			loc, _ := url.Parse(resp.Header.Get("Location"))
+			if q := loc.Query(); q.Get("status") != "401" || q.Get("code") != "CONSENT_INVALID" || q.Get("state") != "abc" {
+				t.Fatalf("%s: failure redirect %v, want status 401, CONSENT_INVALID and the TPP's state", c.name, q)
+			}
+		})
+	}
+
 	t.Run("unknown customer", func(t *testing.T) {
 		a := newPSUAgent(t, d)
 		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
@@ -478,7 +532,8 @@ func TestProductionSCARefusals(t *testing.T) {
 		// Kari (high) approves hers.
 		s := tpp()
 		a = newPSUAgent(t, d)
-		pageURL, authURL := a.startLogin(d.startFlow(t, s, redirect, transferBody("12031010010", "12031020016"), false))
+		link, paymentID := d.startFlowFor(t, s, redirect, transferBody("12031010010", "12031020016"), false)
+		pageURL, authURL := a.startLogin(link)
 		if resp, page := a.logIn(authURL, sandbox.KariNumber); resp.StatusCode != 200 {
 			t.Fatalf("Kari's payment login: %d %s", resp.StatusCode, page)
 		}
@@ -486,6 +541,16 @@ func TestProductionSCARefusals(t *testing.T) {
 		loc, _ := url.Parse(resp.Header.Get("Location"))
 		if resp.StatusCode != http.StatusSeeOther || loc.Query().Get("psu-id") == "" {
 			t.Fatalf("Kari's payment: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), last)
+		}
+		// The TPP reads it authorised: due now, so accepted (ACTC), not
+		// settled before a batch run (backend/pis_status.go).
+		s.psuID = loc.Query().Get("psu-id")
+		got := s.call("GET", "/v1/payments/domestic-norway-credit-transfers/"+paymentID+"/status", true)
+		var status struct {
+			TransactionStatus string `json:"transactionStatus"`
+		}
+		if got.status != 200 || json.Unmarshal(got.body, &status) != nil || status.TransactionStatus != "ACTC" {
+			t.Fatalf("Kari's payment after her approval: %d %s, want ACTC", got.status, got.body)
 		}
 	})
 
