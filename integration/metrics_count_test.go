@@ -7,8 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -100,18 +98,9 @@ func TestMetricsCountBackendService(t *testing.T) {
 // with their Berlin Group code; an upstream 502, which the TPP gets as
 // the gateway's 503 (handle_response), is counted once, by the gateway.
 func TestMetricsCountUpstream(t *testing.T) {
-	pkiDir := filepath.Join(repoRoot, "testdata", "pki")
-	cert, err := tls.LoadX509KeyPair(filepath.Join(pkiDir, "server.pem"), filepath.Join(pkiDir, "server-key.pem"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	caPEM, err := os.ReadFile(filepath.Join(pkiDir, "gateway-ca.pem"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	gatewayCA := x509.NewCertPool()
-	gatewayCA.AppendCertsFromPEM(caPEM)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{cert},
+	gatewayCA.AddCert(pki.GatewayCA.Certificate)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
 		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
 	if err != nil {
 		t.Fatal(err)
