@@ -204,14 +204,25 @@ func NewVerifier(key any) (*Verifier, error) {
 	}
 }
 
-// Errors returned by Verify.
+// Errors returned by Verify and VerifyRequest.
 var (
-	ErrMissing = errors.New("tppcontext: no context token")
-	ErrInvalid = errors.New("tppcontext: context token invalid")
-	ErrExpired = errors.New("tppcontext: context token expired")
+	ErrMissing      = errors.New("tppcontext: no context token")
+	ErrInvalid      = errors.New("tppcontext: context token invalid")
+	ErrExpired      = errors.New("tppcontext: context token expired")
+	ErrOtherRequest = errors.New("tppcontext: context token issued for another request")
 )
 
-// Verify checks the token's signature and lifetime and returns its context.
+// ClockSkew is how far a verifier's clock may be behind the gateway's: a
+// token issued up to this far in the future is accepted.
+const ClockSkew = 5 * time.Second
+
+// Verify checks what docs/context-token.md asks of a token on its own:
+// the signature (with the verifier's key, or the set's key its kid names,
+// in that key's algorithm), the audience (WithAudience), a version this
+// package knows, the claims tpp, requestId, iat and exp, and the lifetime
+// with ClockSkew. It returns the context. Whether the token is for the
+// request it came with is VerifyRequest's; the roles are the caller's
+// (Context.HasRole).
 func (v *Verifier) Verify(token string, now time.Time) (*Context, error) {
 	if token == "" {
 		return nil, ErrMissing
@@ -234,7 +245,8 @@ func (v *Verifier) Verify(token string, now time.Time) (*Context, error) {
 		return nil, ErrInvalid
 	}
 	var c Context
-	if err := json.Unmarshal(payload, &c); err != nil || c.TPP == "" || c.Expiry == 0 {
+	if err := json.Unmarshal(payload, &c); err != nil || c.Version < 1 || c.Version > Version ||
+		c.TPP == "" || c.RequestID == "" || c.IssuedAt == 0 || c.Expiry == 0 {
 		return nil, ErrInvalid
 	}
 	if v.audience != "" && c.Audience != v.audience {
@@ -243,8 +255,24 @@ func (v *Verifier) Verify(token string, now time.Time) (*Context, error) {
 	t := now.Unix()
 	// A little leeway for clock differences between gateway and backend
 	// instances; the lifetime itself is short.
-	if t > c.Expiry || c.IssuedAt > t+5 {
+	if t > c.Expiry || c.IssuedAt > t+int64(ClockSkew/time.Second) {
 		return nil, ErrExpired
 	}
 	return &c, nil
+}
+
+// VerifyRequest is Verify, and refuses with ErrOtherRequest a token that
+// was not issued for the request it came with: method, path (as the
+// gateway saw it: without a path prefix the gateway put in front on the
+// way to the upstream) and requestID (the X-Request-ID header) must be
+// the token's.
+func (v *Verifier) VerifyRequest(token, method, path, requestID string, now time.Time) (*Context, error) {
+	c, err := v.Verify(token, now)
+	if err != nil {
+		return nil, err
+	}
+	if c.Method != method || c.Path != path || c.RequestID != requestID {
+		return nil, ErrOtherRequest
+	}
+	return c, nil
 }

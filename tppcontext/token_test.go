@@ -155,3 +155,69 @@ func TestEd25519KeyOfWrongSizeRefused(t *testing.T) {
 		t.Fatal("short Ed25519 key accepted")
 	}
 }
+
+// TestVerifyRefusesWhatTheContractRefuses: docs/context-token.md's "What a
+// backend must refuse", the claims and the request, as Verify and
+// VerifyRequest hold them.
+func TestVerifyRefusesWhatTheContractRefuses(t *testing.T) {
+	key := bytes.Repeat([]byte{7}, 32)
+	ver, _ := NewVerifier(key)
+	now := time.Unix(1_800_000_000, 0)
+	signed := func(claims map[string]any) string {
+		t.Helper()
+		s, err := jose.NewSigner(jose.SigningKey{Algorithm: jose.HS256, Key: key}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		payload, _ := json.Marshal(claims)
+		jws, err := s.Sign(payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tok, _ := jws.CompactSerialize()
+		return tok
+	}
+	good := func() map[string]any {
+		return map[string]any{"ver": 1, "tpp": "PSDNO-FSA-987654321", "roles": []string{"PSP_AI"}, "requestId": "r1",
+			"method": "GET", "path": "/v1/accounts", "iat": now.Unix(), "exp": now.Add(Lifetime).Unix()}
+	}
+	if c, err := ver.VerifyRequest(signed(good()), "GET", "/v1/accounts", "r1", now); err != nil || c.TPP != "PSDNO-FSA-987654321" {
+		t.Fatalf("a good token: %v", err)
+	}
+	for _, tt := range []struct {
+		name   string
+		edit   func(map[string]any)
+		method string
+		path   string
+		reqID  string
+		want   error
+	}{
+		{"a later version", func(c map[string]any) { c["ver"] = Version + 1 }, "GET", "/v1/accounts", "r1", ErrInvalid},
+		{"no version", func(c map[string]any) { delete(c, "ver") }, "GET", "/v1/accounts", "r1", ErrInvalid},
+		{"no tpp", func(c map[string]any) { delete(c, "tpp") }, "GET", "/v1/accounts", "r1", ErrInvalid},
+		{"no requestId", func(c map[string]any) { delete(c, "requestId") }, "GET", "/v1/accounts", "", ErrInvalid},
+		{"no iat", func(c map[string]any) { delete(c, "iat") }, "GET", "/v1/accounts", "r1", ErrInvalid},
+		{"no exp", func(c map[string]any) { delete(c, "exp") }, "GET", "/v1/accounts", "r1", ErrInvalid},
+		{"expired", func(c map[string]any) { c["exp"] = now.Add(-time.Second).Unix() }, "GET", "/v1/accounts", "r1", ErrExpired},
+		{"issued beyond the skew", func(c map[string]any) { c["iat"] = now.Add(ClockSkew + time.Second).Unix() }, "GET", "/v1/accounts", "r1", ErrExpired},
+		{"another method", nil, "DELETE", "/v1/accounts", "r1", ErrOtherRequest},
+		{"another path", nil, "GET", "/v1/accounts/1/balances", "r1", ErrOtherRequest},
+		{"another X-Request-ID", nil, "GET", "/v1/accounts", "r2", ErrOtherRequest},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			c := good()
+			if tt.edit != nil {
+				tt.edit(c)
+			}
+			if _, err := ver.VerifyRequest(signed(c), tt.method, tt.path, tt.reqID, now); !errors.Is(err, tt.want) {
+				t.Fatalf("%v, want %v", err, tt.want)
+			}
+		})
+	}
+	// Issued within the skew: accepted.
+	c := good()
+	c["iat"] = now.Add(ClockSkew).Unix()
+	if _, err := ver.Verify(signed(c), now); err != nil {
+		t.Fatalf("issued within the skew: %v", err)
+	}
+}
