@@ -8,14 +8,23 @@ import (
 
 // validity is when what a configuration loaded stops serving: the CRLs of
 // its crl file (past nextUpdate, the certificates of their CA are
-// refused) and its trusted QTSP CA certificates. App.Start publishes it
-// in obgw_crl_next_update_timestamp_seconds and
+// refused), its trusted QTSP CA certificates and the bank's seal (past
+// its notAfter, TPPs refuse the answers obgw_sign signs with it). App.Start
+// publishes it in obgw_crl_next_update_timestamp_seconds and
 // obgw_certificate_expiry_timestamp_seconds, in place of the previous
 // configuration's, so that an alert comes before the refusals do.
 type validity struct {
 	crls []eidas.CRLValidity
 	cas  []*x509.Certificate
+	// seal is bank_seal_cert's certificate (loadSeal), nil without one.
+	seal *x509.Certificate
 }
+
+// Kinds of obgw_certificate_expiry_timestamp_seconds.
+const (
+	certQTSPCA   = "qtsp_ca"
+	certBankSeal = "bank_seal"
+)
 
 // publishValidity sets the gauges to v: per CA, the earliest end.
 func (m *metrics) publishValidity(v validity) {
@@ -30,10 +39,7 @@ func (m *metrics) publishValidity(v validity) {
 	}
 	cas := map[string]float64{}
 	for _, ca := range v.cas {
-		name := ca.Subject.CommonName
-		if name == "" {
-			name = ca.Subject.String()
-		}
+		name := subjectName(ca)
 		if t, ok := cas[name]; !ok || float64(ca.NotAfter.Unix()) < t {
 			cas[name] = float64(ca.NotAfter.Unix())
 		}
@@ -44,6 +50,18 @@ func (m *metrics) publishValidity(v validity) {
 	}
 	m.certExpiry.Reset()
 	for subject, t := range cas {
-		m.certExpiry.WithLabelValues("qtsp_ca", subject).Set(t)
+		m.certExpiry.WithLabelValues(certQTSPCA, subject).Set(t)
 	}
+	if v.seal != nil {
+		m.certExpiry.WithLabelValues(certBankSeal, subjectName(v.seal)).Set(float64(v.seal.NotAfter.Unix()))
+	}
+}
+
+// subjectName is a certificate's label: its common name, else its whole
+// subject.
+func subjectName(c *x509.Certificate) string {
+	if c.Subject.CommonName != "" {
+		return c.Subject.CommonName
+	}
+	return c.Subject.String()
 }

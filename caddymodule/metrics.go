@@ -101,7 +101,7 @@ func newMetrics() *metrics {
 		}, []string{"issuer"}),
 		certExpiry: prometheus.NewGaugeVec(prometheus.GaugeOpts{
 			Namespace: "obgw", Name: "certificate_expiry_timestamp_seconds",
-			Help: "notAfter of the certificates the configuration loaded, by kind (qtsp_ca: the trusted QTSP CAs) and subject.",
+			Help: "notAfter of the certificates the configuration loaded, by kind (qtsp_ca: the trusted QTSP CAs; bank_seal: the QSealC the answers are signed with) and subject.",
 		}, []string{"kind", "subject"}),
 		up: dependencies{},
 	}

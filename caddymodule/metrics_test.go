@@ -111,3 +111,26 @@ func TestValidityMetrics(t *testing.T) {
 		t.Errorf("after a reload without CRLs: %d CRL and %d CA series, want 0 and 1", n, c)
 	}
 }
+
+// TestBankSealExpiry: the bank's seal that bank_seal_cert loads is
+// published as kind bank_seal, by its subject, with its notAfter, beside
+// the CAs; a configuration without one publishes none.
+func TestBankSealExpiry(t *testing.T) {
+	a := &App{BankSealCert: "../testdata/pki/bank-seal.pem", BankSealKey: "../testdata/pki/bank-seal-key.pem"}
+	if err := a.loadSeal(); err != nil {
+		t.Fatal(err)
+	}
+	cert := a.seal.Certificate()
+	m := newMetrics()
+	m.publishValidity(a.validity)
+	if got := testutil.ToFloat64(m.certExpiry.WithLabelValues(certBankSeal, cert.Subject.CommonName)); got != float64(cert.NotAfter.Unix()) {
+		t.Errorf("bank seal %q notAfter %v, want %v", cert.Subject.CommonName, got, cert.NotAfter.Unix())
+	}
+	if n := testutil.CollectAndCount(m.certExpiry); n != 1 {
+		t.Errorf("%d certificate series, want the seal's", n)
+	}
+	m.publishValidity(validity{})
+	if n := testutil.CollectAndCount(m.certExpiry); n != 0 {
+		t.Errorf("after a reload without a seal: %d certificate series", n)
+	}
+}

@@ -44,6 +44,7 @@ func (a *App) loadSeal() error {
 	if a.seal, err = seal.Load(certPEM, keyPEM); err != nil {
 		return fmt.Errorf("obgw: bank seal %s with key %s: %v", a.BankSealCert, a.BankSealKey, err)
 	}
+	a.validity.seal = a.seal.Certificate()
 	return nil
 }
 
