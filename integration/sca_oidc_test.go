@@ -1,7 +1,6 @@
 package integration
 
 import (
-	"context"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -13,7 +12,6 @@ import (
 	"net/url"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -24,7 +22,6 @@ import (
 
 	"github.com/obgw/obgw/backend/bankaccount"
 	"github.com/obgw/obgw/backend/sandbox"
-	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/testidp"
 )
 
@@ -53,26 +50,21 @@ type idpDeployment struct {
 
 // startWithIdP starts a production deployment on kind's store, seeded
 // with the bank's customers (the sandbox data set, as the bank's own
-// systems would hold them), whose PSUs log in at a fresh test provider.
+// systems would hold them) by `obgw test-idp --seed`, as the README's
+// local production example seeds them, whose PSUs log in at a fresh test
+// provider.
 // split runs the backend as its own service behind the gateway: the
 // backend runs the login, its callback reaches it through the gateway's
 // SCA route.
 func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 	t.Helper()
 	env := databaseEnv(t, kind)
-	dbURL := strings.TrimPrefix(env[0], "OBGW_DATABASE_URL=")
-	if kind == "sqlite" {
-		dbURL = filepath.Join(strings.TrimPrefix(env[0], "OBGW_DATA_DIR="), "obgw.db")
+	seed := exec.Command(binary, "test-idp", "--seed")
+	seed.Dir = repoRoot
+	seed.Env = append(os.Environ(), env...)
+	if out, err := seed.CombinedOutput(); err != nil || !strings.Contains(string(out), "customers") {
+		t.Fatalf("obgw test-idp --seed: %v\n%s", err, out)
 	}
-	ctx := context.Background()
-	st, err := store.Open(ctx, dbURL, store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	st.Close()
 
 	port := freePort(t)
 	callback := fmt.Sprintf("https://localhost:%d/v1/sca/callback", port)
