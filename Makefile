@@ -24,7 +24,10 @@ run: build
 
 # `make run` with the SCA pages logging PSUs in at a local OpenID Connect
 # provider (obgw test-idp), as production does at the bank's.
+# `OBGW_ENV=production make run-idp` is production itself: its store, which
+# production never seeds, first gets the provider's PSUs as customers.
 run-idp: build
+	[ "$${OBGW_ENV:-sandbox}" = sandbox ] || $(BIN) test-idp --seed
 	$(BIN) test-idp & trap 'kill $$!' EXIT; \
 	OBGW_ENV=$${OBGW_ENV:-sandbox} OBGW_SCA_OIDC_ISSUER=http://127.0.0.1:9998 \
 	OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=obgw-test-secret \
