@@ -16,15 +16,15 @@ import (
 func secondAgreement(t *testing.T, h *harness) {
 	t.Helper()
 	ctx := context.Background()
-	kari, err := h.st.GetCustomerByNumber(ctx, sandbox.KariNumber)
+	kari, err := h.st.GetCustomerByNumber(ctx, testTPP, sandbox.KariNumber)
 	if err != nil {
 		t.Fatal(err)
 	}
-	bakeri, err := h.st.GetCustomerByNumber(ctx, sandbox.BakeriNumber)
+	bakeri, err := h.st.GetCustomerByNumber(ctx, testTPP, sandbox.BakeriNumber)
 	if err != nil {
 		t.Fatal(err)
 	}
-	acc, err := h.st.GetAccountByNumber(ctx, "", "12032022003")
+	acc, err := h.st.GetAccountByNumber(ctx, testTPP, "", "12032022003")
 	if err != nil {
 		accs, _ := h.st.ListCustomerAccounts(ctx, bakeri.ID)
 		if len(accs) == 0 {
@@ -128,7 +128,7 @@ func TestViewOnlyAccountsOffered(t *testing.T) {
 func TestViewOnlyAccountRefusedForPayments(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		ctx := context.Background()
-		bakeri, _ := h.st.GetCustomerByNumber(ctx, sandbox.BakeriNumber)
+		bakeri, _ := h.st.GetCustomerByNumber(ctx, testTPP, sandbox.BakeriNumber)
 		accs, _ := h.st.ListCustomerAccounts(ctx, bakeri.ID)
 		var eur string
 		for _, a := range accs {

@@ -10,7 +10,7 @@ import (
 // kariID is the store id of the sandbox PSU Kari.
 func kariID(t *testing.T, h *harness) string {
 	t.Helper()
-	c, err := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+	c, err := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.KariNumber)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -56,7 +56,7 @@ func TestPendingCardTransactionsFiltered(t *testing.T) {
 // the rest.
 func TestTransactionListIsLighterThroughHTTP(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		c, err := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+		c, err := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.KariNumber)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -49,6 +49,12 @@ func (s *Server) authenticated(role string, h handler) http.Handler {
 			refuse(bgerror.New(bgerror.CodeRoleInvalid, "this service needs role "+role))
 			return
 		}
+		if s.cfg.Sandbox {
+			if e := s.openSandbox(r.Context(), c.TPP); e != nil {
+				refuse(e)
+				return
+			}
+		}
 		if e := h(w, r, c); e != nil {
 			refuse(e)
 		}

@@ -179,7 +179,7 @@ func newBenchHarness(b *testing.B, kind string) *benchHarness {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
+	if err := sandbox.SeedFor(ctx, st, testTPP, time.Now()); err != nil {
 		b.Fatal(err)
 	}
 	key := make([]byte, 32)

@@ -60,7 +60,7 @@ func (s *Server) quotesFor(ctx context.Context, st store.Store, debtor *store.Ac
 		if err := need(c.InstructedAmount.Currency, debtor.Currency); err != nil {
 			return nil, err
 		}
-		if own, err := st.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
+		if own, err := st.GetAccountByNumber(ctx, debtor.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
 			if err := need(c.InstructedAmount.Currency, own.Currency); err != nil {
 				return nil, err
 			}

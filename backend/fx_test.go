@@ -25,7 +25,7 @@ func crossBorderBody(currency, amount, debtor string) string {
 func (h *harness) booked(iban string) (*store.Account, map[string]store.Transaction, int64) {
 	h.t.Helper()
 	ctx := context.Background()
-	a, err := h.st.GetAccountByNumber(ctx, iban, "")
+	a, err := h.st.GetAccountByNumber(ctx, testTPP, iban, "")
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestNoCurrencyConversionFundsInAccountCurrency(t *testing.T) {
 func TestNoCurrencyConversionCreditOwnAccount(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		ctx := context.Background()
-		ola, err := h.st.GetCustomerByNumber(ctx, sandbox.OlaNumber)
+		ola, err := h.st.GetCustomerByNumber(ctx, testTPP, sandbox.OlaNumber)
 		if err != nil {
 			t.Fatal(err)
 		}

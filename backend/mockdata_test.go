@@ -51,7 +51,7 @@ func cardTx(edits map[string]string) string {
 // one valid case, and one invalid case per rule naming the field.
 func TestCardTransactionRulesThroughHTTP(t *testing.T) {
 	h := newHarness(t, "sqlite")
-	kari, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+	kari, _ := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.KariNumber)
 	accs, _ := h.st.ListCustomerAccounts(context.Background(), kari.ID)
 	var card string
 	for _, a := range accs {
@@ -187,7 +187,7 @@ func TestMockDataOperations(t *testing.T) {
 }
 
 func mustIBAN(t *testing.T, h *harness, number string) string {
-	c, err := h.st.GetCustomerByNumber(context.Background(), number)
+	c, err := h.st.GetCustomerByNumber(context.Background(), testTPP, number)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -237,7 +237,7 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 			}
 		}
 		// Every fixed account is there exactly once with its balances.
-		kari, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.KariNumber)
+		kari, _ := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.KariNumber)
 		accs, _ := h.st.ListCustomerAccounts(context.Background(), kari.ID)
 		if len(accs) != 3 {
 			t.Fatalf("Kari has %d accounts after reset", len(accs))
@@ -346,7 +346,7 @@ func BenchmarkInitialize(b *testing.B) {
 	}
 	defer st.Close()
 	for b.Loop() {
-		if err := sandbox.Reset(ctx, st, time.Now()); err != nil {
+		if err := sandbox.Reset(ctx, st, testTPP, time.Now()); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -46,7 +46,7 @@ func (h *harness) authorise(href, number string) url.Values {
 
 func (h *harness) balance(iban string) string {
 	h.t.Helper()
-	a, err := h.st.GetAccountByNumber(context.Background(), iban, "")
+	a, err := h.st.GetAccountByNumber(context.Background(), testTPP, iban, "")
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -276,7 +276,7 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 			t.Fatalf("account: %d %v", status, b)
 		}
 		debtorID := b["id"].(string)
-		rik, _ := h.st.GetCustomerByNumber(ctx, "55555555555")
+		rik, _ := h.st.GetCustomerByNumber(ctx, testTPP, "55555555555")
 		olaBefore := h.balance(olaIBAN)
 		for i := 0; i < 50; i++ {
 			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", body: paymentBody("1000.00", "NO9386011117947", olaIBAN, "")})

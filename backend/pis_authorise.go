@@ -169,7 +169,7 @@ func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *stor
 		s.log.Error("payment unreadable", slog.Any("error", err))
 		return errPaymentState
 	}
-	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, in.Debtor.IBAN, in.Debtor.BBAN)
+	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, s.sandboxOf(p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil {
 		return errNotPSUAccount
 	}

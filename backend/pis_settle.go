@@ -54,7 +54,7 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		lock := []string{cur.DebtorAccountID}
 		for i := range in.Creditor {
 			c := &in.Creditor[i]
-			if own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
+			if own, err := tx.GetAccountByNumber(ctx, s.sandboxOf(cur.TPP), c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
 				lock = append(lock, own.ID)
 			}
 		}
@@ -89,7 +89,7 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				"creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN}}, c, -1, q)
 			debits = append(debits, store.Transaction{Booked: true, Amount: -amount, Currency: debtor.Currency,
 				BookingDate: day, ValueDate: day, Details: d})
-			own, err := tx.GetAccountByNumber(ctx, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN)
+			own, err := tx.GetAccountByNumber(ctx, debtor.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN)
 			if err != nil {
 				continue // another bank's account: debited only
 			}

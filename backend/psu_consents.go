@@ -143,7 +143,8 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 }
 
 // psuIdentifyNumber identifies the PSU of the page of consents by the
-// customer number it typed in: the sandbox's mock.
+// customer number it typed in (in the sandbox it named): the sandbox's
+// mock.
 func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	addr := clientAddress(r)
@@ -151,7 +152,7 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	var cust *store.Customer
 	err := store.ErrNotFound
 	if plausibleValue(number) {
-		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, number)
+		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, s.psuSandbox(r), number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

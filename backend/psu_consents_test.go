@@ -16,8 +16,10 @@ import (
 var revokeButton = regexp.MustCompile(`name="consentId" value="([^"]+)"`)
 
 // TestPSURevocationPage (issue 14, 9): the PSU identifies on the bank's
-// page of consents, sees every consent it gave, to any TPP, and revokes
-// one; the TPP's next call under it gets 401 CONSENT_EXPIRED. Another
+// page of consents, sees every consent it gave, and revokes one; in the
+// sandbox it names the TPP's sandbox, and sees the consents of that
+// sandbox's customer only (issue 16: another TPP's Kari is another
+// customer, whose page is apart); the TPP's next call under it gets 401 CONSENT_EXPIRED. Another
 // browser holding the page's address sees nothing and can revoke nothing;
 // a form without the page's token is refused; wrong numbers are limited.
 func TestPSURevocationPage(t *testing.T) {
@@ -29,16 +31,22 @@ func TestPSURevocationPage(t *testing.T) {
 		if strings.Contains(page, "Kari") {
 			t.Fatalf("the page names the PSU before identification: %s", page)
 		}
-		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}})
 		page = body(resp)
 		pageURL := resp.Request.URL.Path
 		if resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") ||
-			!strings.Contains(page, "PSDNO-FSA-987654321") || !strings.Contains(page, "PSDNO-FSA-987654322") {
+			!strings.Contains(page, "PSDNO-FSA-987654321") || strings.Contains(page, "PSDNO-FSA-987654322") {
 			t.Fatalf("the PSU's page: %d %s", resp.StatusCode, page)
 		}
 		ids := revokeButton.FindAllStringSubmatch(page, -1)
-		if len(ids) != 2 {
-			t.Fatalf("%d revoke buttons, want 2: %s", len(ids), page)
+		if len(ids) != 1 {
+			t.Fatalf("%d revoke buttons, want 1: %s", len(ids), page)
+		}
+		// Kari of the other TPP's sandbox: that consent only.
+		pb := h.browser()
+		bpage := body(pb.submit(psuBase, pb.open(psuBase), url.Values{"step": {"identify"}, "sandbox": {"PSDNO-FSA-987654322"}, "customerNumber": {sandbox.KariNumber}}))
+		if !strings.Contains(bpage, "PSDNO-FSA-987654322") || strings.Contains(bpage, "PSDNO-FSA-987654321") || len(revokeButton.FindAllStringSubmatch(bpage, -1)) != 1 {
+			t.Fatalf("the other sandbox's page: %s", bpage)
 		}
 		// Another browser at the same address: nothing of the PSU.
 		other := h.browser()
@@ -58,7 +66,7 @@ func TestPSURevocationPage(t *testing.T) {
 		k, _ := h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", kariID(t, h))
 		resp = p.submit(pageURL, page, url.Values{"step": {"revoke"}, "consentId": {k[0].ID}})
 		page = body(resp)
-		if resp.StatusCode != 200 || len(revokeButton.FindAllStringSubmatch(page, -1)) != 1 || !strings.Contains(page, "revokedByPsu") {
+		if resp.StatusCode != 200 || len(revokeButton.FindAllStringSubmatch(page, -1)) != 0 || !strings.Contains(page, "revokedByPsu") {
 			t.Fatalf("after revoking: %d %s", resp.StatusCode, page)
 		}
 		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
@@ -73,13 +81,13 @@ func TestPSURevocationPage(t *testing.T) {
 		g := h.browser()
 		gp := g.open(psuBase)
 		for i := 0; i < 5; i++ {
-			r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
+			r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
 			gp = body(r)
 			if r.StatusCode != 200 || !strings.Contains(gp, `id="error"`) {
 				t.Fatalf("wrong number %d: %d %s", i+1, r.StatusCode, gp)
 			}
 		}
-		r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+		r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}})
 		if rb := body(r); r.StatusCode != http.StatusTooManyRequests || strings.Contains(rb, "Kari") {
 			t.Fatalf("after 5 wrong numbers: %d %s", r.StatusCode, rb)
 		}

@@ -29,14 +29,16 @@ const psuSealKind = 'P'
 // psuPending is a pending login of the PSU's page of consents.
 type psuPending struct {
 	FlowID, Nonce, Verifier, CookieHash string
-	Started                             time.Time
+	// Sandbox is the sandbox the PSU named (psuSandbox).
+	Sandbox string
+	Started time.Time
 }
 
 // sealPSU seals p for the state.
 func (s *Server) sealPSU(r *http.Request, p psuPending) (string, error) {
 	plain := []byte{psuSealKind}
 	plain = binary.BigEndian.AppendUint64(plain, uint64(p.Started.Unix()))
-	plain = appendFields(plain, p.FlowID, p.Nonce, p.Verifier, p.CookieHash)
+	plain = appendFields(plain, p.FlowID, p.Nonce, p.Verifier, p.CookieHash, p.Sandbox)
 	return s.seal.sealPlain(r.Context(), plain)
 }
 
@@ -47,7 +49,7 @@ func (s *Server) openPSU(r *http.Request, sealed string) (psuPending, bool) {
 		return psuPending{}, false
 	}
 	p := psuPending{Started: time.Unix(int64(binary.BigEndian.Uint64(plain[1:9])), 0)}
-	rest, ok := readFields(plain[9:], &p.FlowID, &p.Nonce, &p.Verifier, &p.CookieHash)
+	rest, ok := readFields(plain[9:], &p.FlowID, &p.Nonce, &p.Verifier, &p.CookieHash, &p.Sandbox)
 	return p, ok && len(rest) == 0
 }
 
@@ -61,7 +63,7 @@ func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	p := psuPending{FlowID: store.NewID(), Nonce: nonce, Verifier: oauth2.GenerateVerifier(), CookieHash: sessionHash(cookie), Started: s.cfg.Now()}
+	p := psuPending{FlowID: store.NewID(), Nonce: nonce, Verifier: oauth2.GenerateVerifier(), CookieHash: sessionHash(cookie), Sandbox: s.psuSandbox(r), Started: s.cfg.Now()}
 	sealed, err := s.sealPSU(r, p)
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -97,7 +99,7 @@ func (s *Server) psuCallback(w http.ResponseWriter, r *http.Request, sealed stri
 		return
 	}
 	addr := clientAddress(r)
-	c, outcome := s.identifyAtProvider(w, r, r.URL.Query(), idp.Login{State: psuStatePrefix + sealed, Nonce: p.Nonce, Verifier: p.Verifier, Started: p.Started})
+	c, outcome := s.identifyAtProvider(w, r, p.Sandbox, r.URL.Query(), idp.Login{State: psuStatePrefix + sealed, Nonce: p.Nonce, Verifier: p.Verifier, Started: p.Started})
 	switch {
 	case outcome == outcomeIdPUnavailable:
 		scaError(w, outcome.Text+".", http.StatusServiceUnavailable)

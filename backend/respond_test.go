@@ -38,6 +38,11 @@ func TestStoreFailureLogged(t *testing.T) {
 			Logger: slog.New(slog.NewJSONHandler(&logs, nil))}))
 		defer srv.Close()
 		h.srv = srv
+		// The TPP's sandbox known to this server first (that look-up
+		// would fail first on a closed store).
+		if status, body, _ := h.call(tppCall{method: "GET", path: "/v1/sandbox/customers"}); status != 200 {
+			t.Fatalf("customers: %d %v", status, body)
+		}
 		h.st.Close()
 		status, body, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "s1"})
 		if status != 503 {

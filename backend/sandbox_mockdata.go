@@ -16,14 +16,14 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// initializeSandbox resets the sandbox and answers its customers, as GET
+// initializeSandbox resets the caller's sandbox and answers its customers, as GET
 // /v1/sandbox/customers does, and a "notice" saying what the reset ended
 // (a member clients that read the customers skip).
-func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.cfg.Now()); err != nil {
+func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.sandboxOf(c.TPP), s.cfg.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}
-	out, e := s.mockCustomers(r.Context())
+	out, e := s.mockCustomers(r.Context(), c)
 	if e != nil {
 		return e
 	}
@@ -41,8 +41,8 @@ func customerJSON(c *store.Customer) map[string]any {
 	}
 }
 
-func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	out, e := s.mockCustomers(r.Context())
+func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	out, e := s.mockCustomers(r.Context(), c)
 	if e != nil {
 		return e
 	}
@@ -50,9 +50,10 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, _ *tp
 	return nil
 }
 
-// mockCustomers is the list of customers the mock-data operations answer.
-func (s *Server) mockCustomers(ctx context.Context) ([]map[string]any, *bgerror.Error) {
-	cs, err := s.cfg.Store.ListCustomers(ctx)
+// mockCustomers is the list of customers of the caller's sandbox the
+// mock-data operations answer.
+func (s *Server) mockCustomers(ctx context.Context, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
+	cs, err := s.cfg.Store.ListCustomers(ctx, s.sandboxOf(c.TPP))
 	if err != nil {
 		return nil, s.storeError(err, "the customers")
 	}
@@ -63,7 +64,7 @@ func (s *Server) mockCustomers(ctx context.Context) ([]map[string]any, *bgerror.
 	return out, nil
 }
 
-func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	body, e := readBody(r)
 	if e != nil {
 		return e
@@ -72,7 +73,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *t
 	if len(errs) > 0 {
 		return fieldErrors(errs)
 	}
-	c := &store.Customer{Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
+	c := &store.Customer{Owner: s.sandboxOf(tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
 	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
 		return bgerror.Format("$.customerNumber", "a customer with this customer number exists")
 	} else if err != nil {
@@ -83,26 +84,44 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, _ *t
 	return nil
 }
 
-func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
-	if err != nil {
-		return s.storeError(err, "the customer")
+func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+	c, e := s.mockCustomer(r, tpp)
+	if e != nil {
+		return e
 	}
 	writeJSON(w, http.StatusOK, customerJSON(c))
 	return nil
 }
 
-func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	if err := s.cfg.Store.DeleteCustomer(r.Context(), r.PathValue("customerId")); err != nil {
+func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+	c, e := s.mockCustomer(r, tpp)
+	if e != nil {
+		return e
+	}
+	if err := s.cfg.Store.DeleteCustomer(r.Context(), c.ID); err != nil {
 		return s.storeError(err, "the customer")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
 
-// customerByNumber finds the owner named in a mock-data body.
-func (s *Server) customerByNumber(ctx context.Context, number, path string) (*store.Customer, *bgerror.Error) {
-	c, err := s.cfg.Store.GetCustomerByNumber(ctx, number)
+// mockCustomer returns the customer of the path, of the caller's sandbox:
+// another TPP's is as unknown as one that never was.
+func (s *Server) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.Customer, *bgerror.Error) {
+	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
+	if err == nil && c.Owner != s.sandboxOf(tpp.TPP) {
+		err = store.ErrNotFound
+	}
+	if err != nil {
+		return nil, s.storeError(err, "the customer")
+	}
+	return c, nil
+}
+
+// customerByNumber finds the customer of the caller's sandbox named in a
+// mock-data body.
+func (s *Server) customerByNumber(ctx context.Context, tpp *tppcontext.Context, number, path string) (*store.Customer, *bgerror.Error) {
+	c, err := s.cfg.Store.GetCustomerByNumber(ctx, s.sandboxOf(tpp.TPP), number)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, bgerror.Format(path, "no customer has this customer number; create it with POST /v1/sandbox/customers")
 	} else if err != nil {
@@ -164,7 +183,7 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 }
 
 func (s *Server) createMockAccount(kind store.AccountKind) handler {
-	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		body, e := readBody(r)
 		if e != nil {
 			return e
@@ -173,7 +192,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
+		c, e := s.customerByNumber(r.Context(), tpp, owner, "$.customerNumber")
 		if e != nil {
 			return e
 		}
@@ -199,10 +218,11 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 	}
 }
 
-// mockAccount returns the account or card account of the path.
-func (s *Server) mockAccount(r *http.Request, kind store.AccountKind) (*store.Account, *bgerror.Error) {
+// mockAccount returns the account or card account of the path, of the
+// caller's sandbox.
+func (s *Server) mockAccount(r *http.Request, tpp *tppcontext.Context, kind store.AccountKind) (*store.Account, *bgerror.Error) {
 	a, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("mockId"))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && a.Kind != kind) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (a.Kind != kind || a.Owner != s.sandboxOf(tpp.TPP))) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such mock account")
 	} else if err != nil {
 		return nil, s.storeError(err, "the account")
@@ -211,8 +231,8 @@ func (s *Server) mockAccount(r *http.Request, kind store.AccountKind) (*store.Ac
 }
 
 func (s *Server) getMockAccount(kind store.AccountKind) handler {
-	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-		a, e := s.mockAccount(r, kind)
+	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
 			return e
 		}
@@ -233,8 +253,8 @@ func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *sto
 // putMockBalances replaces an account's balances: the body is
 // {"balances":[...]} in the shape of the account creation bodies.
 func (s *Server) putMockBalances(kind store.AccountKind) handler {
-	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-		a, e := s.mockAccount(r, kind)
+	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
 			return e
 		}
@@ -262,8 +282,8 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 // card account and moves its balances by the amounts, so the booked balance
 // keeps matching the booked list.
 func (s *Server) addMockTransactions(kind store.AccountKind) handler {
-	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-		a, e := s.mockAccount(r, kind)
+	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
 			return e
 		}
@@ -446,9 +466,9 @@ func agreementJSON(ctx context.Context, st store.Store, a *store.Agreement) map[
 	return m
 }
 
-func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
-	cs, err := s.cfg.Store.ListCustomers(ctx)
+	cs, err := s.cfg.Store.ListCustomers(ctx, s.sandboxOf(tpp.TPP))
 	if err != nil {
 		return s.storeError(err, "the customers")
 	}
@@ -470,7 +490,7 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, _ *t
 	return nil
 }
 
-func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	body, e := readBody(r)
 	if e != nil {
 		return e
@@ -480,7 +500,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *
 		return fieldErrors(errs)
 	}
 	ctx := r.Context()
-	owner, e := s.customerByNumber(ctx, in.Owner, "$.owner")
+	owner, e := s.customerByNumber(ctx, tpp, in.Owner, "$.owner")
 	if e != nil {
 		return e
 	}
@@ -494,7 +514,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, _ *
 	ag := &store.Agreement{OwnerID: owner.ID, Name: in.Name}
 	for i, en := range in.Engagements {
 		path := "$.engagements[" + strconv.Itoa(i) + "]"
-		psu, e := s.customerByNumber(ctx, en.Customer, path+".customer")
+		psu, e := s.customerByNumber(ctx, tpp, en.Customer, path+".customer")
 		if e != nil {
 			return e
 		}

@@ -18,10 +18,10 @@ import (
 // keep them.
 
 // updateMockCustomer is PUT /v1/sandbox/customers/{customerId}.
-func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
-	if err != nil {
-		return s.storeError(err, "the customer")
+func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+	c, e := s.mockCustomer(r, tpp)
+	if e != nil {
+		return e
 	}
 	body, e := readBody(r)
 	if e != nil {
@@ -45,8 +45,8 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, _ *t
 // updateMockAccount is PUT /v1/sandbox/accounts/{mockId} and
 // /v1/sandbox/card-accounts/{mockId}.
 func (s *Server) updateMockAccount(kind store.AccountKind) handler {
-	return func(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-		a, e := s.mockAccount(r, kind)
+	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
 			return e
 		}
@@ -70,7 +70,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			a.Status, a.Extra = in.Status, in.Extra
 		}
-		c, e := s.customerByNumber(r.Context(), owner, "$.customerNumber")
+		c, e := s.customerByNumber(r.Context(), tpp, owner, "$.customerNumber")
 		if e != nil {
 			return e
 		}

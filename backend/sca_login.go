@@ -257,7 +257,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	// replay of this answer ends the flow, a stranger's changes nothing.
 	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
 	f.Login = string(kept)
-	c, outcome := s.identifyAtProvider(w, r, q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
+	c, outcome := s.identifyAtProvider(w, r, s.sandboxOf(f.TPP), q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
 		Payment: payingPurpose(f), App: f.AppPreferred, Started: time.Unix(secrets.Started, 0)})
 	switch {
 	case outcome == outcomeIdPUnavailable:
@@ -284,9 +284,10 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 }
 
 // identifyAtProvider reads the provider's answer q to login: the customer
+// of owner's sandbox (sandboxOf; the bank's own: "")
 // it authenticated, or the outcome that refuses it (outcomeIdPUnavailable
 // for an outage). Neither (nil, nil): the store failed, and w says so.
-func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {
+func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owner string, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {
 	switch e := q.Get("error"); {
 	case e == "access_denied":
 		return nil, outcomeLoginCancelled
@@ -312,7 +313,7 @@ func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, q ur
 	var c *store.Customer
 	err = store.ErrNotFound
 	if plausibleValue(who.Customer) {
-		c, err = s.cfg.Store.GetCustomerByNumber(r.Context(), who.Customer)
+		c, err = s.cfg.Store.GetCustomerByNumber(r.Context(), owner, who.Customer)
 	}
 	switch {
 	case err != nil && !errors.Is(err, store.ErrNotFound):

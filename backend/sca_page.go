@@ -390,7 +390,8 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	var c *store.Customer
 	err = store.ErrNotFound
 	if plausibleValue(number) {
-		c, err = s.cfg.Store.GetCustomerByNumber(ctx, number)
+		// In the sandbox of the TPP that started the flow.
+		c, err = s.cfg.Store.GetCustomerByNumber(ctx, s.sandboxOf(f.TPP), number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

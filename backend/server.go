@@ -2,6 +2,7 @@ package backend
 
 import (
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/obgw/obgw/backend/fx"
@@ -68,6 +69,9 @@ type Server struct {
 	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
 	// outside the sandbox without an identity provider.
 	ident psuIdentifier
+	// sandboxes are the TPPs whose sandbox this process knows seeded
+	// (sandbox_owner.go).
+	sandboxes sync.Map
 }
 
 // New returns a Server for cfg.

@@ -40,6 +40,9 @@ func (c *clock) add(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
+// testTPP is the TPP of the harness's calls unless they name another.
+const testTPP = "PSDNO-FSA-987654321"
+
 // harness is a backend over a real store, with a gateway stand-in that
 // issues context tokens the way obgw_verify does.
 type harness struct {
@@ -72,7 +75,8 @@ func newHarness(t *testing.T, kind string) *harness {
 		t.Fatalf("opening %s store: %v", kind, err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := sandbox.Seed(ctx, st, clk.now()); err != nil {
+	// The default TPP's sandbox, as its first call would seed it.
+	if err := sandbox.SeedFor(ctx, st, testTPP, clk.now()); err != nil {
 		t.Fatal(err)
 	}
 	key := bytes.Repeat([]byte{9}, 32)
@@ -99,7 +103,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	h.t.Helper()
 	var tppName string // the register's name of the default TPP
 	if c.tpp == "" {
-		c.tpp, tppName = "PSDNO-FSA-987654321", "Test TPP AS"
+		c.tpp, tppName = testTPP, "Test TPP AS"
 	}
 	var rd io.Reader
 	if c.body != "" {
@@ -340,7 +344,7 @@ func TestConsentFlowAndAccountAccess(t *testing.T) {
 			t.Fatalf("other TPP: %d %v", status, b)
 		}
 		// An account of another customer is not in the consent.
-		other, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.OlaNumber)
+		other, _ := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.OlaNumber)
 		accs, _ := h.st.ListCustomerAccounts(context.Background(), other.ID)
 		var foreign string
 		for _, a := range accs {
@@ -430,7 +434,7 @@ func TestRevocationAndConsentResource(t *testing.T) {
 			t.Fatal(status, b)
 		}
 		// The PSU revokes at the bank: the TPP is told CONSENT_EXPIRED.
-		ola, _ := h.st.GetCustomerByNumber(context.Background(), sandbox.OlaNumber)
+		ola, _ := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.OlaNumber)
 		cs, _ := h.st.ListConsents(context.Background(), "PSDNO-FSA-987654321", ola.ID)
 		if len(cs) != 1 {
 			t.Fatalf("%d consents", len(cs))

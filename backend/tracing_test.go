@@ -28,7 +28,7 @@ func TestHandlerSpans(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { st.Close() })
-	if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
+	if err := sandbox.SeedFor(ctx, st, testTPP, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	key := make([]byte, 32)

@@ -54,7 +54,9 @@ func (s *sharedStore) get(ctx context.Context) (store.Store, error) {
 		return nil, err
 	}
 	if s.sandbox {
-		// An empty sandbox gets the fixed data set.
+		// The bank's own customers (owner "") get the fixed data set when
+		// there are none; every TPP's own sandbox is seeded at its first
+		// call (backend's openSandbox).
 		if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
 			st.Close()
 			return nil, err

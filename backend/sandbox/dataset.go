@@ -121,17 +121,19 @@ var customers = []customerSpec{
 	},
 }
 
-// Seed writes the fixed data set into an empty store, atomically. It does
-// nothing when customers already exist, so every backend instance may call
-// it at start; when two instances race, the loser's unique-key conflict
-// means the winner seeded, and is not an error.
+// Seed writes the fixed data set as the bank's own customers (owner "",
+// no sandbox) into a store that has none, atomically: a production-mode
+// demonstration or test store. It does nothing when such customers
+// exist, so every instance may call it at start; when two race, the
+// loser's unique-key conflict means the winner seeded, and is not an
+// error.
 func Seed(ctx context.Context, st store.Store, now time.Time) error {
 	err := st.Atomically(ctx, func(tx store.Store) error {
-		existing, err := tx.ListCustomers(ctx)
+		existing, err := tx.ListCustomers(ctx, "")
 		if err != nil || len(existing) > 0 {
 			return err
 		}
-		return fill(ctx, tx, now)
+		return fill(ctx, tx, "", now)
 	})
 	if errors.Is(err, store.ErrConflict) {
 		return nil
@@ -139,38 +141,60 @@ func Seed(ctx context.Context, st store.Store, now time.Time) error {
 	return err
 }
 
-// Reset replaces everything in the store with the fixed data set in one
-// transaction: customers, accounts and what hangs off them made by hand are
-// gone, and no reader sees a half-reset sandbox. ResetNotice says what
-// that ends for the TPPs.
-func Reset(ctx context.Context, st store.Store, now time.Time) error {
+// SeedFor gives TPP owner (its organisation identifier) its own sandbox
+// with the fixed data set, the first time it is asked: the sandbox is
+// claimed and filled in one transaction, once for the whole database
+// (any instance), and never again, so a TPP that deleted its customers
+// keeps an empty sandbox until it resets it.
+func SeedFor(ctx context.Context, st store.Store, owner string, now time.Time) error {
+	if owner == "" {
+		return errors.New("sandbox: a sandbox belongs to a TPP")
+	}
 	return st.Atomically(ctx, func(tx store.Store) error {
-		if err := tx.DeleteAll(ctx); err != nil {
+		created, err := tx.ClaimSandbox(ctx, owner)
+		if err != nil || !created {
 			return err
 		}
-		return fill(ctx, tx, now)
+		return fill(ctx, tx, owner, now)
 	})
 }
 
-// ResetNotice tells the TPP that asked for a Reset what it ended, for
-// every TPP of the sandbox: everything store.DeleteAll deletes, in the
-// terms the TPP meets it in. What a TPP observes of it (the answers to
-// ids from before) is tested through the initialize operation (backend
+// Reset replaces what TPP owner's sandbox holds with the fixed data set in
+// one transaction: its customers, accounts and what hangs off them, made
+// by hand or not, and everything the TPP made are gone, and no reader sees
+// a half-reset sandbox. Other TPPs' sandboxes are untouched. ResetNotice
+// says what that ends.
+func Reset(ctx context.Context, st store.Store, owner string, now time.Time) error {
+	return st.Atomically(ctx, func(tx store.Store) error {
+		if _, err := tx.ClaimSandbox(ctx, owner); err != nil {
+			return err
+		}
+		if err := tx.DeleteSandbox(ctx, owner); err != nil {
+			return err
+		}
+		return fill(ctx, tx, owner, now)
+	})
+}
+
+// ResetNotice tells the TPP that asked for a Reset what it ended, in its
+// own sandbox: everything store.DeleteSandbox deletes, in the terms the
+// TPP meets it in. What a TPP observes of it (the answers to ids from
+// before) is tested through the initialize operation (backend
 // TestInitializeInvalidates).
-const ResetNotice = "The sandbox was reset to its fixed data set, for every TPP. " +
-	"Gone: every customer, account, card account, transaction and agreement, and every consent, PSU-ID, PSU-Corporate-ID, " +
+const ResetNotice = "Your sandbox was reset to its fixed data set; other TPPs' sandboxes are untouched. " +
+	"Gone from yours: every customer, account, card account, transaction and agreement, and every consent, PSU-ID, PSU-Corporate-ID, " +
 	"TPP session, SCA flow, payment and signing basket made before. " +
 	"Ids from before are unknown: a PSU-ID gets 401 CONSENT_INVALID with a new scaRedirect, and the PSU gets a new PSU-ID at its next SCA; " +
 	"consents, payments, baskets and accounts answer 404, and so do the SCA links of their flows; " +
 	"a 401's sealed scaRedirect still opens a fresh flow until it expires. " +
-	"Customer numbers and account numbers are the data set's again. TPP contact addresses are kept."
+	"Customer numbers and account numbers are the data set's again. Your TPP contact addresses are kept."
 
-// fill writes the data set.
-func fill(ctx context.Context, st store.Store, now time.Time) error {
+// fill writes the data set into owner's sandbox ("": the bank's own).
+func fill(ctx context.Context, st store.Store, owner string, now time.Time) error {
 	ids := map[string]string{}        // customer number -> id
 	accountIDs := map[string]string{} // BBAN prefix -> id
 	for _, cs := range customers {
-		c := &store.Customer{Number: cs.number, Name: cs.name, Type: cs.typ}
+		c := &store.Customer{Owner: owner, Number: cs.number, Name: cs.name, Type: cs.typ}
 		if err := st.CreateCustomer(ctx, c); err != nil {
 			return fmt.Errorf("sandbox: customer %s: %w", cs.number, err)
 		}

@@ -19,13 +19,25 @@ func TestSeedFixedDataSet(t *testing.T) {
 	}
 	defer st.Close()
 	now := time.Now()
+	// A TPP's sandbox, seeded at its first call and never again.
+	const owner = "PSDNO-FSA-987654321"
+	if err := SeedFor(ctx, st, owner, now); err != nil {
+		t.Fatal(err)
+	}
+	if err := SeedFor(ctx, st, owner, now); err != nil { // a second call changes nothing
+		t.Fatal(err)
+	}
+	// The bank's own customers hold the same data set, apart.
 	if err := Seed(ctx, st, now); err != nil {
 		t.Fatal(err)
 	}
 	if err := Seed(ctx, st, now); err != nil { // a second start changes nothing
 		t.Fatal(err)
 	}
-	cs, _ := st.ListCustomers(ctx)
+	if own, _ := st.ListCustomers(ctx, ""); len(own) != 4 {
+		t.Fatalf("the bank's own customers: %d, want the data set's 4", len(own))
+	}
+	cs, _ := st.ListCustomers(ctx, owner)
 	var private, corporate int
 	for _, c := range cs {
 		if c.Type == store.CustomerPrivate {
@@ -44,7 +56,7 @@ func TestSeedFixedDataSet(t *testing.T) {
 		if number == "13039319955" {
 			t.Errorf("customer %s is the contract example's, which the tooling creates", number)
 		}
-		c, err := st.GetCustomerByNumber(ctx, number)
+		c, err := st.GetCustomerByNumber(ctx, owner, number)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -86,7 +98,7 @@ func TestSeedFixedDataSet(t *testing.T) {
 		}
 	}
 	for _, number := range []string{FjordfiskNumber, BakeriNumber} {
-		c, _ := st.GetCustomerByNumber(ctx, number)
+		c, _ := st.GetCustomerByNumber(ctx, owner, number)
 		accs, _ := st.ListCustomerAccounts(ctx, c.ID)
 		if len(accs) != 2 {
 			t.Errorf("%s: %d accounts", number, len(accs))

@@ -24,12 +24,12 @@ type Access struct {
 // the (TPP, customer)'s consents with their accounts and the account asked
 // for: one row per consent account (one per consent without accounts, one
 // in all without consents), customer, session and account repeated on each.
-const resolveAccess = `SELECT c.id, c.number, c.name, c.type, c.created_at,
+const resolveAccess = `SELECT c.id, c.owner, c.number, c.name, c.type, c.created_at,
 		s.customer_id, s.context, s.agreement_id, s.valid_until, s.invalidated, s.created_at,
 		k.id, k.tpp, k.customer_id, k.context, k.agreement_id, k.status, k.created_at, k.valid_until, k.last_sca,
 		ca.account_id,
 		a.id, a.customer_id, a.kind, a.name, a.product, a.cash_account_type, a.currency,
-		a.bban, a.iban, a.masked_pan, a.credit_limit, a.status, a.extra, a.created_at
+		a.bban, a.iban, a.masked_pan, a.credit_limit, a.status, a.extra, a.created_at, a.owner
 	FROM psu_ids p
 	JOIN customers c ON c.id = p.customer_id
 	LEFT JOIN sessions s ON $3 <> '' AND s.tpp = p.tpp AND s.tpp_session_id = $3
@@ -63,14 +63,14 @@ func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID, 
 			accID, accKind       sql.NullString
 			creditLimit          sql.NullInt64
 		)
-		if err := rows.Scan(&c.ID, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt},
+		if err := rows.Scan(&c.ID, &c.Owner, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt},
 			&sesCustomer, optString{&ses.Context}, optString{&ses.AgreementID}, instantScan{&ses.ValidUntil}, &invalidated, instantScan{&ses.CreatedAt},
 			&consentID, optString{&k.TPP}, optString{&k.CustomerID}, optString{&k.Context}, optString{&k.AgreementID}, optString{&k.Status},
 			instantScan{&k.CreatedAt}, instantScan{&k.ValidUntil}, instantScan{&k.LastSCA},
 			&accountID,
 			&accID, optString{&acc.CustomerID}, &accKind, optString{&acc.Name}, optString{&acc.Product}, optString{&acc.CashAccountType},
 			optString{&acc.Currency}, optString{&acc.BBAN}, optString{&acc.IBAN}, optString{&acc.MaskedPAN}, &creditLimit,
-			optString{&acc.Status}, jsonScan{&acc.Extra}, instantScan{&acc.CreatedAt}); err != nil {
+			optString{&acc.Status}, jsonScan{&acc.Extra}, instantScan{&acc.CreatedAt}, optString{&acc.Owner}); err != nil {
 			return nil, s.fail(op, err)
 		}
 		if a == nil {

@@ -8,17 +8,18 @@ import (
 
 // accountColumns are the columns scanAccount reads, in its order.
 const accountColumns = `id, customer_id, kind, name, product, cash_account_type, currency,
-	bban, iban, masked_pan, credit_limit, status, extra, created_at`
+	bban, iban, masked_pan, credit_limit, status, extra, created_at, owner`
 
 // scanAccount reads one row of accountColumns.
 func scanAccount(row interface{ Scan(...any) error }, a *Account) error {
 	return row.Scan(&a.ID, &a.CustomerID, &a.Kind, &a.Name, &a.Product, &a.CashAccountType, &a.Currency,
-		&a.BBAN, &a.IBAN, &a.MaskedPAN, &a.CreditLimit, &a.Status, jsonScan{&a.Extra}, instantScan{&a.CreatedAt})
+		&a.BBAN, &a.IBAN, &a.MaskedPAN, &a.CreditLimit, &a.Status, jsonScan{&a.Extra}, instantScan{&a.CreatedAt}, &a.Owner)
 }
 
 // CreateAccount stores a, assigning ID and CreatedAt (and Status "enabled"
-// when empty). An unknown CustomerID is ErrNotFound; an IBAN or BBAN already
-// taken is ErrConflict.
+// when empty); its Owner is its customer's. An unknown CustomerID is
+// ErrNotFound; an IBAN or BBAN already taken in the owner's sandbox is
+// ErrConflict.
 func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
 	const op = "create account"
 	if err := oneOf("account kind", string(a.Kind), string(KindAccount), string(KindCardAccount)); err != nil {
@@ -34,13 +35,18 @@ func (s *sqlStore) CreateAccount(ctx context.Context, a *Account) error {
 	}
 	id, now := newID(), s.stamp()
 	_, err = s.exec(ctx, op, `INSERT INTO accounts (`+accountColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14,
+			COALESCE((SELECT owner FROM customers WHERE id = $2), ''))`,
 		id, a.CustomerID, string(a.Kind), a.Name, a.Product, a.CashAccountType, a.Currency,
 		a.BBAN, a.IBAN, a.MaskedPAN, a.CreditLimit, status, extra, s.d.instant(now))
 	if err != nil {
 		return err
 	}
-	a.ID, a.Status, a.CreatedAt = id, status, now
+	owner := ""
+	if err := s.q.QueryRowContext(ctx, `SELECT owner FROM accounts WHERE id = $1`, id).Scan(&owner); err != nil {
+		return s.fail(op, err)
+	}
+	a.ID, a.Status, a.CreatedAt, a.Owner = id, status, now, owner
 	return nil
 }
 
@@ -166,10 +172,10 @@ func accountExists(ctx context.Context, q interface {
 	return err == nil, err
 }
 
-// GetAccountByNumber returns the account with iban, or with bban when iban
-// is empty: how a payment's debtor or creditor is recognised as one of the
-// bank's own accounts.
-func (s *sqlStore) GetAccountByNumber(ctx context.Context, iban, bban string) (*Account, error) {
+// GetAccountByNumber returns the account of owner's sandbox (the bank's
+// own: "") with iban, or with bban when iban is empty: how a payment's
+// debtor or creditor is recognised as one of the bank's own accounts.
+func (s *sqlStore) GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*Account, error) {
 	col, v := "iban", iban
 	if iban == "" {
 		col, v = "bban", bban
@@ -178,7 +184,7 @@ func (s *sqlStore) GetAccountByNumber(ctx context.Context, iban, bban string) (*
 		return nil, s.fail("get account by number", ErrNotFound)
 	}
 	var a Account
-	if err := scanAccount(s.q.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE `+col+` = $1`, v), &a); err != nil {
+	if err := scanAccount(s.q.QueryRowContext(ctx, `SELECT `+accountColumns+` FROM accounts WHERE owner = $1 AND `+col+` = $2`, owner, v), &a); err != nil {
 		return nil, s.fail("get account by number", err)
 	}
 	return &a, nil

@@ -6,15 +6,15 @@ import (
 )
 
 // customerColumns are the columns scanCustomer reads, in its order.
-const customerColumns = `id, number, name, type, created_at`
+const customerColumns = `id, owner, number, name, type, created_at`
 
 // scanCustomer reads one row of customerColumns.
 func scanCustomer(row interface{ Scan(...any) error }, c *Customer) error {
-	return row.Scan(&c.ID, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt})
+	return row.Scan(&c.ID, &c.Owner, &c.Number, &c.Name, &c.Type, instantScan{&c.CreatedAt})
 }
 
 // CreateCustomer stores c, assigning ID and CreatedAt. A number already
-// taken is ErrConflict.
+// taken in c.Owner's sandbox is ErrConflict.
 func (s *sqlStore) CreateCustomer(ctx context.Context, c *Customer) error {
 	const op = "create customer"
 	if err := oneOf("customer type", string(c.Type), string(CustomerPrivate), string(CustomerCorporate)); err != nil {
@@ -22,8 +22,8 @@ func (s *sqlStore) CreateCustomer(ctx context.Context, c *Customer) error {
 	}
 	id, now := newID(), s.stamp()
 	_, err := s.exec(ctx, op,
-		`INSERT INTO customers (id, number, name, type, created_at) VALUES ($1, $2, $3, $4, $5)`,
-		id, c.Number, c.Name, string(c.Type), s.d.instant(now))
+		`INSERT INTO customers (id, owner, number, name, type, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		id, c.Owner, c.Number, c.Name, string(c.Type), s.d.instant(now))
 	if err != nil {
 		return err
 	}
@@ -58,20 +58,22 @@ func (s *sqlStore) GetCustomer(ctx context.Context, id string) (*Customer, error
 	return &c, nil
 }
 
-// GetCustomerByNumber returns a customer by national identification number.
-func (s *sqlStore) GetCustomerByNumber(ctx context.Context, number string) (*Customer, error) {
+// GetCustomerByNumber returns the customer of owner's sandbox (the bank's
+// own customers: "") with a national identification number.
+func (s *sqlStore) GetCustomerByNumber(ctx context.Context, owner, number string) (*Customer, error) {
 	var c Customer
-	row := s.q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE number = $1`, number)
+	row := s.q.QueryRowContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE owner = $1 AND number = $2`, owner, number)
 	if err := scanCustomer(row, &c); err != nil {
 		return nil, s.fail("get customer by number", err)
 	}
 	return &c, nil
 }
 
-// ListCustomers returns every customer, oldest first.
-func (s *sqlStore) ListCustomers(ctx context.Context) ([]Customer, error) {
+// ListCustomers returns the customers of owner's sandbox (the bank's own:
+// ""), oldest first.
+func (s *sqlStore) ListCustomers(ctx context.Context, owner string) ([]Customer, error) {
 	const op = "list customers"
-	rows, err := s.q.QueryContext(ctx, `SELECT `+customerColumns+` FROM customers ORDER BY created_at, id`)
+	rows, err := s.q.QueryContext(ctx, `SELECT `+customerColumns+` FROM customers WHERE owner = $1 ORDER BY created_at, id`, owner)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}

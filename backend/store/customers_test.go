@@ -24,12 +24,12 @@ func TestCustomers(t *testing.T) {
 		if !reflect.DeepEqual(got, c1) {
 			t.Fatalf("GetCustomer = %+v, want %+v", got, c1)
 		}
-		got, err = s.GetCustomerByNumber(ctx, c2.Number)
+		got, err = s.GetCustomerByNumber(ctx, "", c2.Number)
 		wantErr(t, "GetCustomerByNumber", err, nil)
 		if !reflect.DeepEqual(got, c2) {
 			t.Fatalf("GetCustomerByNumber = %+v, want %+v", got, c2)
 		}
-		list, err := s.ListCustomers(ctx)
+		list, err := s.ListCustomers(ctx, "")
 		wantErr(t, "ListCustomers", err, nil)
 		if !reflect.DeepEqual(list, []Customer{*c1, *c2}) {
 			t.Fatalf("ListCustomers = %+v, want c1, c2", list)
@@ -47,7 +47,7 @@ func TestCustomers(t *testing.T) {
 				return s.CreateCustomer(ctx, &Customer{Number: "1", Name: "X", Type: "PERSON"})
 			}, ErrInvalid},
 			{"get unknown", func() error { _, err := s.GetCustomer(ctx, "enc!!nope"); return err }, ErrNotFound},
-			{"get unknown number", func() error { _, err := s.GetCustomerByNumber(ctx, "000"); return err }, ErrNotFound},
+			{"get unknown number", func() error { _, err := s.GetCustomerByNumber(ctx, "", "000"); return err }, ErrNotFound},
 			{"delete unknown", func() error { return s.DeleteCustomer(ctx, "enc!!nope") }, ErrNotFound},
 		}
 		for _, tt := range tests {
@@ -57,7 +57,7 @@ func TestCustomers(t *testing.T) {
 		wantErr(t, "DeleteCustomer", s.DeleteCustomer(ctx, c1.ID), nil)
 		_, err = s.GetCustomer(ctx, c1.ID)
 		wantErr(t, "GetCustomer after delete", err, ErrNotFound)
-		list, err = s.ListCustomers(ctx)
+		list, err = s.ListCustomers(ctx, "")
 		wantErr(t, "ListCustomers", err, nil)
 		if len(list) != 1 || list[0].ID != c2.ID {
 			t.Fatalf("ListCustomers after delete = %+v, want c2 only", list)

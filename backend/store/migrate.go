@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"database/sql/driver"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -19,8 +20,15 @@ type migration struct {
 	// stmts are run in order in one transaction; {{instant}} is replaced by
 	// the dialect's instant column type.
 	stmts []string
-	// then, when set, runs in the same transaction after stmts, for a step
-	// that rewrites rows with Go code.
+	// sqlite and postgres, when set, run after stmts on that engine only,
+	// for what the engines spell differently (a constraint SQLite cannot
+	// drop without rebuilding the table).
+	sqlite, postgres []string
+	// sqliteRebuild runs the step on SQLite with foreign keys off, for a
+	// step that rebuilds a table others reference (migrateRebuild).
+	sqliteRebuild bool
+	// then, when set, runs in the same transaction after the statements,
+	// for a step that rewrites rows with Go code.
 	then func(ctx context.Context, tx *sql.Tx) error
 }
 
@@ -32,14 +40,66 @@ type migration struct {
 func (s *sqlStore) migrate(ctx context.Context, schema string) error {
 	for i := range migrations {
 		m := &migrations[i]
-		err := s.inTx(ctx, "migrate", func(tx *sql.Tx) error {
-			return s.applyMigration(ctx, tx, schema, m)
-		})
+		var err error
+		if m.sqliteRebuild && s.d == sqliteDialect {
+			err = s.migrateRebuild(ctx, m)
+		} else {
+			err = s.inTx(ctx, "migrate", func(tx *sql.Tx) error {
+				return s.applyMigration(ctx, tx, schema, m)
+			})
+		}
 		if err != nil {
 			return fmt.Errorf("migration %d (%s): %w", m.version, m.name, err)
 		}
 	}
 	return nil
+}
+
+// migrateRebuild applies a step that rebuilds a table on SQLite the way
+// its documentation prescribes (https://sqlite.org/lang_altertable.html,
+// "making other kinds of table schema changes"): with foreign keys on,
+// dropping the old table would cascade into every table referencing it.
+// Foreign keys cannot be switched inside a transaction, so the step runs
+// on one connection with them off, checks with foreign_key_check that
+// every reference still holds before it commits, and turns them on again.
+func (s *sqlStore) migrateRebuild(ctx context.Context, m *migration) error {
+	done, err := s.writers.take(ctx)
+	if err != nil {
+		return err
+	}
+	defer done()
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, `PRAGMA foreign_keys = OFF`); err != nil {
+		return err
+	}
+	defer func() {
+		if _, err := conn.ExecContext(context.WithoutCancel(ctx), `PRAGMA foreign_keys = ON`); err != nil {
+			// Never back to the pool without its foreign keys.
+			conn.Raw(func(any) error { return driver.ErrBadConn })
+		}
+	}()
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if err := s.applyMigration(ctx, tx, "", m); err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `PRAGMA foreign_key_check`)
+	if err != nil {
+		return err
+	}
+	broken := rows.Next()
+	rows.Close()
+	if broken {
+		return errors.New("a reference no longer holds after the rebuild (foreign_key_check)")
+	}
+	return tx.Commit()
 }
 
 // applyMigration runs m in tx unless schema_migrations says it ran already.
@@ -70,7 +130,13 @@ func (s *sqlStore) applyMigration(ctx context.Context, tx *sql.Tx, schema string
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	for _, stmt := range m.stmts {
+	stmts := m.stmts
+	if s.d == postgresDialect {
+		stmts = append(stmts[:len(stmts):len(stmts)], m.postgres...)
+	} else {
+		stmts = append(stmts[:len(stmts):len(stmts)], m.sqlite...)
+	}
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, s.d.ddl(stmt)); err != nil {
 			return err
 		}

@@ -18,8 +18,11 @@ const (
 type Customer struct {
 	// ID is the opaque resource id.
 	ID string
+	// Owner is the organisation identifier of the TPP whose sandbox holds
+	// the customer; empty for the bank's own customers (no sandbox).
+	Owner string
 	// Number is the national identification number (sandbox: the customer
-	// number the PSU types at the SCA page). Unique.
+	// number the PSU types at the SCA page). Unique per Owner.
 	Number string
 	// Name is the customer's name.
 	Name string
@@ -44,6 +47,8 @@ type Account struct {
 	ID string
 	// CustomerID owns the account.
 	CustomerID string
+	// Owner is its customer's Owner (set by CreateAccount).
+	Owner string
 	// Kind is account or card.
 	Kind AccountKind
 	// Name is the account's name (up to 70 characters).

@@ -50,14 +50,14 @@ func (o observed) GetCustomer(ctx context.Context, id string) (*Customer, error)
 	return o.st.GetCustomer(ctx, id)
 }
 
-func (o observed) GetCustomerByNumber(ctx context.Context, number string) (*Customer, error) {
+func (o observed) GetCustomerByNumber(ctx context.Context, owner, number string) (*Customer, error) {
 	defer o.took("GetCustomerByNumber", time.Now())
-	return o.st.GetCustomerByNumber(ctx, number)
+	return o.st.GetCustomerByNumber(ctx, owner, number)
 }
 
-func (o observed) ListCustomers(ctx context.Context) ([]Customer, error) {
+func (o observed) ListCustomers(ctx context.Context, owner string) ([]Customer, error) {
 	defer o.took("ListCustomers", time.Now())
-	return o.st.ListCustomers(ctx)
+	return o.st.ListCustomers(ctx, owner)
 }
 
 func (o observed) DeleteCustomer(ctx context.Context, id string) error {
@@ -90,9 +90,9 @@ func (o observed) ListAccounts(ctx context.Context, kind AccountKind, ids []stri
 	return o.st.ListAccounts(ctx, kind, ids)
 }
 
-func (o observed) GetAccountByNumber(ctx context.Context, iban, bban string) (*Account, error) {
+func (o observed) GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*Account, error) {
 	defer o.took("GetAccountByNumber", time.Now())
-	return o.st.GetAccountByNumber(ctx, iban, bban)
+	return o.st.GetAccountByNumber(ctx, owner, iban, bban)
 }
 
 func (o observed) ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error) {
@@ -315,9 +315,19 @@ func (o observed) LockAccounts(ctx context.Context, ids ...string) error {
 	return o.st.LockAccounts(ctx, ids...)
 }
 
-func (o observed) DeleteAll(ctx context.Context) error {
-	defer o.took("DeleteAll", time.Now())
-	return o.st.DeleteAll(ctx)
+func (o observed) SandboxClaimed(ctx context.Context, owner string) (bool, error) {
+	defer o.took("SandboxClaimed", time.Now())
+	return o.st.SandboxClaimed(ctx, owner)
+}
+
+func (o observed) ClaimSandbox(ctx context.Context, owner string) (bool, error) {
+	defer o.took("ClaimSandbox", time.Now())
+	return o.st.ClaimSandbox(ctx, owner)
+}
+
+func (o observed) DeleteSandbox(ctx context.Context, owner string) error {
+	defer o.took("DeleteSandbox", time.Now())
+	return o.st.DeleteSandbox(ctx, owner)
 }
 
 func (o observed) Ping(ctx context.Context) error {

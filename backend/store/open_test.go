@@ -43,7 +43,7 @@ func TestTwoInstancesActAsOne(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db testDB) {
 		s1, s2 := db.open(t), db.open(t)
 		c := mustCustomer(t, s1, "01017012345", CustomerPrivate)
-		got, err := s2.GetCustomerByNumber(ctx, c.Number)
+		got, err := s2.GetCustomerByNumber(ctx, "", c.Number)
 		wantErr(t, "second instance reads the first's customer", err, nil)
 		if got.ID != c.ID {
 			t.Fatalf("second instance sees %+v, want %+v", got, c)

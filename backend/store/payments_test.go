@@ -90,9 +90,9 @@ func TestPaymentsAndBaskets(t *testing.T) {
 		if _, err := s.GetBasket(ctx, b.ID); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("basket of a deleted customer: %v", err)
 		}
-		wantErr(t, "DeleteAll", s.DeleteAll(ctx), nil)
+		wantErr(t, "DeleteSandbox", s.DeleteSandbox(ctx, "PSDNO-FSA-1"), nil)
 		if _, err := s.GetPayment(ctx, future.ID); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("payment after DeleteAll: %v", err)
+			t.Fatalf("payment after DeleteSandbox: %v", err)
 		}
 	})
 }

@@ -58,7 +58,7 @@ func (s *sqlStore) pseudonym(ctx context.Context, op, get, insert, tpp, key stri
 // TPP is ErrNotFound.
 func (s *sqlStore) CustomerByPSUID(ctx context.Context, tpp, psuID string) (*Customer, error) {
 	var c Customer
-	row := s.q.QueryRowContext(ctx, `SELECT c.id, c.number, c.name, c.type, c.created_at
+	row := s.q.QueryRowContext(ctx, `SELECT c.id, c.owner, c.number, c.name, c.type, c.created_at
 		FROM psu_ids p JOIN customers c ON c.id = p.customer_id
 		WHERE p.tpp = $1 AND p.psu_id = $2`, tpp, psuID)
 	if err := scanCustomer(row, &c); err != nil {

@@ -353,4 +353,50 @@ var migrations = []migration{{
 	stmts: []string{
 		`ALTER TABLE sca_flows ADD COLUMN tpp_name TEXT NOT NULL DEFAULT ''`,
 	},
+}, {
+	version: 13,
+	name:    "one sandbox per TPP: customers and accounts owned by a TPP's sandbox",
+	// owner is the organisation identifier of the TPP whose sandbox holds
+	// the customer (and its accounts), empty for the bank's own customers
+	// outside a sandbox: customer and account numbers are unique per
+	// owner, so every TPP's sandbox holds the same data set. sandboxes
+	// records the sandboxes seeded, so a sandbox is seeded once even when
+	// its TPP deletes every customer.
+	stmts: []string{
+		`CREATE TABLE sandboxes (
+			owner TEXT PRIMARY KEY,
+			created_at {{instant}} NOT NULL
+		)`,
+		`ALTER TABLE accounts ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+		`DROP INDEX accounts_iban`,
+		`DROP INDEX accounts_bban`,
+		`CREATE UNIQUE INDEX accounts_iban ON accounts (owner, iban) WHERE iban <> ''`,
+		`CREATE UNIQUE INDEX accounts_bban ON accounts (owner, bban) WHERE bban <> ''`,
+	},
+	postgres: []string{
+		`ALTER TABLE customers ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,
+		`ALTER TABLE customers DROP CONSTRAINT customers_number_key`,
+		`CREATE UNIQUE INDEX customers_number ON customers (owner, number)`,
+	},
+	// SQLite cannot drop a column's UNIQUE: the table is rebuilt as its
+	// documentation prescribes, foreign keys off (see sqliteRebuild), so
+	// the tables that reference customers keep every row and reference
+	// the new table.
+	sqliteRebuild: true,
+	sqlite: []string{
+		`CREATE TABLE customers_new (
+			id TEXT PRIMARY KEY,
+			owner TEXT NOT NULL DEFAULT '',
+			number TEXT NOT NULL,
+			name TEXT NOT NULL,
+			type TEXT NOT NULL CHECK (type IN ('PRIVATE', 'CORPORATE')),
+			created_at {{instant}} NOT NULL
+		)`,
+		`INSERT INTO customers_new (id, number, name, type, created_at)
+			SELECT id, number, name, type, created_at FROM customers`,
+		`DROP TABLE customers`,
+		`ALTER TABLE customers_new RENAME TO customers`,
+		`CREATE INDEX customers_created ON customers (created_at, id)`,
+		`CREATE UNIQUE INDEX customers_number ON customers (owner, number)`,
+	},
 }}

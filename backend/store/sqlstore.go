@@ -114,23 +114,6 @@ func (s *sqlStore) LockAccounts(ctx context.Context, ids ...string) error {
 	return nil
 }
 
-// DeleteAll removes every customer, account, transaction, agreement,
-// identifier, flow, session, consent, payment and basket (not the schema).
-// TPP contacts are kept: they are the TPPs' own registrations, not bank
-// data, and a sandbox reset by one TPP must not drop another's. Run it
-// inside Atomically together with what replaces the data.
-func (s *sqlStore) DeleteAll(ctx context.Context) error {
-	return s.inTx(ctx, "delete all", func(tx *sql.Tx) error {
-		for _, table := range []string{"basket_payments", "baskets", "payments", "consent_accounts", "consents", "sessions", "sca_flows", "corporate_ids", "psu_ids",
-			"agreement_engagements", "agreements", "transaction_day_counts", "transactions", "balances", "accounts", "customers"} {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM `+table); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
 // stamp is the current time as stored: UTC, microseconds.
 func (s *sqlStore) stamp() time.Time {
 	return s.now().UTC().Truncate(time.Microsecond)

@@ -28,10 +28,12 @@ type Store interface {
 	CreateCustomer(ctx context.Context, c *Customer) error
 	// GetCustomer returns a customer by ID.
 	GetCustomer(ctx context.Context, id string) (*Customer, error)
-	// GetCustomerByNumber returns a customer by national identification number.
-	GetCustomerByNumber(ctx context.Context, number string) (*Customer, error)
-	// ListCustomers returns every customer, oldest first.
-	ListCustomers(ctx context.Context) ([]Customer, error)
+	// GetCustomerByNumber returns the customer of owner's sandbox (the
+	// bank's own customers: "") with a national identification number.
+	GetCustomerByNumber(ctx context.Context, owner, number string) (*Customer, error)
+	// ListCustomers returns the customers of owner's sandbox (the bank's
+	// own: ""), oldest first.
+	ListCustomers(ctx context.Context, owner string) ([]Customer, error)
 	// DeleteCustomer removes a customer and everything that hangs off it
 	// (accounts, balances, transactions, agreements, consents, sessions).
 	DeleteCustomer(ctx context.Context, id string) error
@@ -51,7 +53,7 @@ type Store interface {
 	ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error)
 	// GetAccountByNumber returns the account with iban (or bban when iban
 	// is empty).
-	GetAccountByNumber(ctx context.Context, iban, bban string) (*Account, error)
+	GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*Account, error)
 	// ListCustomerAccounts returns a customer's accounts of every kind.
 	ListCustomerAccounts(ctx context.Context, customerID string) ([]Account, error)
 
@@ -191,9 +193,16 @@ type Store interface {
 	// LockAccounts locks account rows until the Atomically transaction ends
 	// (in id order), for balance read-modify-writes.
 	LockAccounts(ctx context.Context, ids ...string) error
-	// DeleteAll removes all bank data (not the schema, not TPP contacts);
-	// for the sandbox reset, inside Atomically.
-	DeleteAll(ctx context.Context) error
+	// SandboxClaimed reports whether owner's sandbox is recorded (seeded).
+	SandboxClaimed(ctx context.Context, owner string) (bool, error)
+	// ClaimSandbox records owner's sandbox; created says it is new (and
+	// is to be seeded, in the same Atomically transaction).
+	ClaimSandbox(ctx context.Context, owner string) (created bool, err error)
+	// DeleteSandbox removes the customers of owner's sandbox with what
+	// hangs off them, and everything TPP owner made: flows, sessions,
+	// consents, PSU-IDs, payments, baskets (not its contacts). For the
+	// sandbox reset, inside Atomically.
+	DeleteSandbox(ctx context.Context, owner string) error
 
 	// Ping checks that the database answers (readiness).
 	Ping(ctx context.Context) error

@@ -42,9 +42,9 @@ func TestTPPContacts(t *testing.T) {
 		}
 
 		// The sandbox reset keeps them.
-		wantErr(t, "DeleteAll", s1.DeleteAll(ctx), nil)
+		wantErr(t, "DeleteSandbox", s1.DeleteSandbox(ctx, tppB), nil)
 		if got, err := s1.GetTPPContacts(ctx, tppB); err != nil || !reflect.DeepEqual(got, b) {
-			t.Fatalf("after DeleteAll: %+v, %v", got, err)
+			t.Fatalf("after DeleteSandbox: %+v, %v", got, err)
 		}
 
 		wantErr(t, "DeleteTPPContacts", s1.DeleteTPPContacts(ctx, tppA), nil)

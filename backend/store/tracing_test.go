@@ -33,11 +33,11 @@ func tracedStore(t *testing.T) (s *sqlStore, ctx context.Context, rec *tracetest
 func TestQuerySpans(t *testing.T) {
 	s, ctx, rec := tracedStore(t)
 	parent := rec.Started()[0]
-	if _, err := s.GetCustomerByNumber(ctx, "01019912345"); err != nil {
+	if _, err := s.GetCustomerByNumber(ctx, "", "01019912345"); err != nil {
 		t.Fatal(err)
 	}
 	err := s.Atomically(ctx, func(v Store) error {
-		_, err := v.ListCustomers(ctx)
+		_, err := v.ListCustomers(ctx, "")
 		return err
 	})
 	if err != nil {
@@ -70,7 +70,7 @@ func TestQuerySpans(t *testing.T) {
 		name, op, table, query string
 		err                    bool
 	}{
-		{"SELECT customers", "SELECT", "customers", "WHERE number = $1", false},
+		{"SELECT customers", "SELECT", "customers", "WHERE owner = $1 AND number = $2", false},
 		{"SELECT customers", "SELECT", "customers", "ORDER BY", false},
 		{"transaction atomic update", "", "", "", false},
 		{"UPDATE missing_table", "UPDATE", "missing_table", "UPDATE missing_table SET a = $1", true},

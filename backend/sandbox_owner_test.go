@@ -1,0 +1,101 @@
+package backend
+
+import (
+	"context"
+	"testing"
+
+	"github.com/obgw/obgw/backend/sandbox"
+)
+
+// TestOneSandboxPerTPP (issue 16): two TPPs of one sandbox deployment each
+// get the fixed data set in a sandbox of their own at their first call,
+// create the same customer number each, see and change nothing of the
+// other's, and a reset ends the caller's sandbox only; an SCA in one TPP's
+// flow identifies the customer of that TPP's sandbox. Both ways, on SQLite
+// and PostgreSQL.
+func TestOneSandboxPerTPP(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		const a, b = testTPP, "PSDNO-FSA-987654322" // b's first call is below
+		customers := func(tpp string) map[string]string { // number -> id
+			t.Helper()
+			status, body, _ := h.call(tppCall{tpp: tpp, method: "GET", path: "/v1/sandbox/customers"})
+			if status != 200 {
+				t.Fatalf("%s's customers: %d %v", tpp, status, body)
+			}
+			out := map[string]string{}
+			for _, c := range body["customers"].([]any) {
+				m := c.(map[string]any)
+				out[m["customerNumber"].(string)] = m["customerId"].(string)
+			}
+			return out
+		}
+		ca, cb := customers(a), customers(b)
+		if len(ca) != 4 || len(cb) != 4 || ca[sandbox.KariNumber] == "" || cb[sandbox.KariNumber] == "" || ca[sandbox.KariNumber] == cb[sandbox.KariNumber] {
+			t.Fatalf("the data set in two sandboxes: %v and %v", ca, cb)
+		}
+
+		// The contract's example customer, once in each sandbox.
+		const example = `{"customerNumber":"13039319955","name":"Test Testperson","type":"Private"}`
+		for _, tpp := range []string{a, b} {
+			if status, body, _ := h.call(tppCall{tpp: tpp, method: "POST", path: "/v1/sandbox/customers", body: example}); status != 201 {
+				t.Fatalf("%s creates the example customer: %d %v", tpp, status, body)
+			}
+		}
+		ca, cb = customers(a), customers(b)
+
+		// Nothing of the other's, by id: read, change, delete.
+		for _, x := range []struct{ tpp, other string }{{a, cb["13039319955"]}, {b, ca["13039319955"]}} {
+			for _, m := range []string{"GET", "DELETE"} {
+				if status, body, _ := h.call(tppCall{tpp: x.tpp, method: m, path: "/v1/sandbox/customers/" + x.other}); status != 404 {
+					t.Fatalf("%s %s of the other sandbox's customer: %d %v", x.tpp, m, status, body)
+				}
+			}
+			if status, body, _ := h.call(tppCall{tpp: x.tpp, method: "PUT", path: "/v1/sandbox/customers/" + x.other, body: example}); status != 404 {
+				t.Fatalf("%s PUT of the other sandbox's customer: %d %v", x.tpp, status, body)
+			}
+		}
+		accountOf := func(owner, number string) string {
+			t.Helper()
+			c, err := h.st.GetCustomerByNumber(context.Background(), owner, number)
+			if err != nil {
+				t.Fatal(err)
+			}
+			as, err := h.st.ListCustomerAccounts(context.Background(), c.ID)
+			if err != nil || len(as) == 0 {
+				t.Fatalf("%s's accounts: %v %v", number, as, err)
+			}
+			return as[0].ID
+		}
+		if status, body, _ := h.call(tppCall{tpp: b, method: "GET", path: "/v1/sandbox/accounts/" + accountOf(a, sandbox.KariNumber)}); status != 404 {
+			t.Fatalf("b reads a's mock account: %d %v", status, body)
+		}
+
+		// An SCA in a's flow: a's Kari, a's accounts.
+		q := h.consent(a, "s1", sandbox.KariNumber, "", 1)
+		status, body, _ := h.call(tppCall{tpp: a, method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
+		if status != 200 {
+			t.Fatalf("a's accounts: %d %v", status, body)
+		}
+		for _, acc := range body["accounts"].([]any) {
+			id := acc.(map[string]any)["resourceId"].(string)
+			got, err := h.st.GetAccount(context.Background(), id)
+			if err != nil || got.Owner != a {
+				t.Fatalf("account %s of a's consent: %+v, %v; want one of a's sandbox", id, got, err)
+			}
+		}
+
+		// a resets: its own sandbox only.
+		if status, body, _ := h.call(tppCall{tpp: a, method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
+			t.Fatalf("a initializes: %d %v", status, body)
+		}
+		if got := customers(a); len(got) != 4 || got["13039319955"] != "" || got[sandbox.KariNumber] == ca[sandbox.KariNumber] {
+			t.Fatalf("a after its reset: %v", got)
+		}
+		if got := customers(b); len(got) != 5 || got["13039319955"] != cb["13039319955"] || got[sandbox.KariNumber] != cb[sandbox.KariNumber] {
+			t.Fatalf("b after a's reset: %v, want %v", got, cb)
+		}
+		if status, body, _ := h.call(tppCall{tpp: a, method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")}); status != 401 {
+			t.Fatalf("a's PSU-ID after its reset: %d %v", status, body)
+		}
+	})
+}
