@@ -15,7 +15,7 @@ import (
 // and PostgreSQL.
 func TestOneSandboxPerTPP(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		const a, b = testTPP, "PSDNO-FSA-987654322" // b's first call is below
+		const a, b = testTPP, "PSDNO-FSA-987654322"       // b's first call is below
 		customers := func(tpp string) map[string]string { // number -> id
 			t.Helper()
 			status, body, _ := h.call(tppCall{tpp: tpp, method: "GET", path: "/v1/sandbox/customers"})
