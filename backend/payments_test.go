@@ -86,6 +86,10 @@ func TestPaymentJourney(t *testing.T) {
 		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "ACTC" {
 			t.Fatalf("after SCA: %v", b)
 		}
+		// Another TPP's batch run executes its own payments only (issue 16).
+		if status, b, _ := h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "POST", path: "/v1/sandbox/payment-batch-runs"}); status != 200 || b["settled"].(float64) != 0 {
+			t.Fatalf("another TPP's batch run: %d %v", status, b)
+		}
 		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
 		if status != 200 || b["settled"].(float64) < 1 {
 			t.Fatalf("batch run: %d %v", status, b)
@@ -295,7 +299,7 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, _, err := srv.BatchRun(ctx); err != nil {
+				if _, _, err := srv.BatchRun(ctx, ""); err != nil {
 					t.Error(err)
 				}
 			}()

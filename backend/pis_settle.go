@@ -189,16 +189,20 @@ func available(bs []store.Balance) int64 {
 	return 0
 }
 
-// BatchRun executes every payment due today (all but periodic ones) and
-// returns how many settled and how many lacked funds (a payment whose
-// currency cannot be converted now is logged and left for the next run). Several backend
-// instances may run it at once: each payment is taken by one.
-func (s *Server) BatchRun(ctx context.Context) (settled, noFunds int, err error) {
+// BatchRun executes every payment due today (all but periodic ones) of
+// TPP tpp, or of every TPP when tpp is "" (the scheduled run), and returns
+// how many settled and how many lacked funds (a payment whose currency
+// cannot be converted now is logged and left for the next run). Several
+// backend instances may run it at once: each payment is taken by one.
+func (s *Server) BatchRun(ctx context.Context, tpp string) (settled, noFunds int, err error) {
 	due, err := s.cfg.Store.ListPaymentsDue(ctx, s.bankToday())
 	if err != nil {
 		return 0, 0, err
 	}
 	for i := range due {
+		if tpp != "" && due[i].TPP != tpp {
+			continue
+		}
 		ok, err := s.execute(ctx, &due[i], false)
 		if errors.Is(err, errExchange) || errors.Is(err, errNoRate) {
 			// This payment waits for the rate source; the others go on.
@@ -217,9 +221,10 @@ func (s *Server) BatchRun(ctx context.Context) (settled, noFunds int, err error)
 	return settled, noFunds, nil
 }
 
-// runBatch is POST /v1/sandbox/payment-batch-runs: a batch run now.
-func (s *Server) runBatch(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	settled, noFunds, err := s.BatchRun(r.Context())
+// runBatch is POST /v1/sandbox/payment-batch-runs: a batch run now, of
+// the caller's payments (its sandbox's).
+func (s *Server) runBatch(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	settled, noFunds, err := s.BatchRun(r.Context(), c.TPP)
 	if err != nil {
 		return s.storeError(err, "the batch run")
 	}
