@@ -487,7 +487,7 @@ var unchecked = map[string]string{
 	"promAPI":                               "the Prometheus server",
 	"TestPrometheusEvaluatesRules":          "the Prometheus server",
 	"TestSplitDeployment":                   "the split backend, directly",
-	"TestNodeUpstreamVerifiesContextTokens": "the internal listener's JWKS and the Node upstream, directly",
+	"TestNodeUpstreamVerifiesContextTokens": "the internal listener's JWKS, the Node upstream directly, and its own answer on the SCA route",
 }
 
 // TestEveryClientIsChecked: no function of this package talks HTTP but

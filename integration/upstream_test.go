@@ -253,6 +253,34 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 		t.Fatalf("the upstream answered a client without the gateway's certificate: %d", resp.StatusCode)
 	}
 
+	// The PSU's pages go to the bank's upstream without a token: one a
+	// client sends is removed, valid or not. (A token signed with the
+	// gateway's key for that very request, sent by the client: the
+	// upstream would accept it if it arrived.)
+	{
+		iss, err := tppcontext.NewIssuer(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rid := uuid.NewString()
+		tok, _ := iss.WithAudience("bank-api").Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"},
+			RequestID: rid, Method: "GET", Path: "/v1/sca/x"}, time.Now())
+		req, _ := http.NewRequest(http.MethodGet, "https://"+g.addr+"/v1/sca/x", nil)
+		req.Header.Set(tppcontext.Header, tok)
+		req.Header.Set("X-Request-ID", rid)
+		// Not the document's answer (the upstream's own JSON), so not
+		// through client.
+		resp, err := (&http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: tlsRoots}}}).Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 401 || !strings.Contains(string(b), "no context token") {
+			t.Fatalf("a client's X-Obgw-Context on the SCA route reached the upstream: %d %s", resp.StatusCode, b)
+		}
+	}
+
 	// Rotation: B is published first (A still signs), then B signs and A
 	// stays published while tokens it signed may be in flight.
 	// After each restart, both keys are in the JWKS, public halves only.
