@@ -316,7 +316,7 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 			}()
 		}
 		wg.Wait()
-		due, _ := h.st.ListPaymentsDue(ctx, "2999-01-01")
+		due, _ := h.st.ListPaymentsDue(ctx, "2999-01-01", "")
 		var waiting int
 		for _, p := range due {
 			if p.Status == StatusAcceptedCustomerProfile && p.FundsAvailable == "false" {

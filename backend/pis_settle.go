@@ -51,10 +51,16 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		}
 		// Lock the debtor and every own creditor account before reading
 		// balances: concurrent runs neither overdraw nor lose a booking.
+		// The own creditor accounts are those of the debtor's sandbox
+		// (an account's owner never changes, so it is read before the lock).
+		payer, err := tx.GetAccount(ctx, cur.DebtorAccountID)
+		if err != nil {
+			return err
+		}
 		lock := []string{cur.DebtorAccountID}
 		for i := range in.Creditor {
 			c := &in.Creditor[i]
-			if own, err := tx.GetAccountByNumber(ctx, s.sandboxOf(cur.TPP), c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
+			if own, err := tx.GetAccountByNumber(ctx, payer.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
 				lock = append(lock, own.ID)
 			}
 		}
@@ -195,14 +201,11 @@ func available(bs []store.Balance) int64 {
 // cannot be converted now is logged and left for the next run). Several
 // backend instances may run it at once: each payment is taken by one.
 func (s *Server) BatchRun(ctx context.Context, tpp string) (settled, noFunds int, err error) {
-	due, err := s.cfg.Store.ListPaymentsDue(ctx, s.bankToday())
+	due, err := s.cfg.Store.ListPaymentsDue(ctx, s.bankToday(), tpp)
 	if err != nil {
 		return 0, 0, err
 	}
 	for i := range due {
-		if tpp != "" && due[i].TPP != tpp {
-			continue
-		}
 		ok, err := s.execute(ctx, &due[i], false)
 		if errors.Is(err, errExchange) || errors.Is(err, errNoRate) {
 			// This payment waits for the rate source; the others go on.

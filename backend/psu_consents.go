@@ -149,10 +149,15 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	addr := clientAddress(r)
 	number := strings.TrimSpace(r.PostForm.Get("customerNumber"))
+	owner, named := s.psuSandbox(r)
+	if !named {
+		s.psuIdentify(w, r, errNoSandbox)
+		return
+	}
 	var cust *store.Customer
 	err := store.ErrNotFound
 	if plausibleValue(number) {
-		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, s.psuSandbox(r), number)
+		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, owner, number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

@@ -31,6 +31,11 @@ func TestPSURevocationPage(t *testing.T) {
 		if strings.Contains(page, "Kari") {
 			t.Fatalf("the page names the PSU before identification: %s", page)
 		}
+		// In the sandbox, a number without a sandbox names no one.
+		if nb := body(p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})); !strings.Contains(nb, "Name the sandbox") || strings.Contains(nb, "Kari") {
+			t.Fatalf("a number without a sandbox: %s", nb)
+		}
+		page = p.open(psuBase)
 		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}})
 		page = body(resp)
 		pageURL := resp.Request.URL.Path

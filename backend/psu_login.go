@@ -57,13 +57,18 @@ func (s *Server) openPSU(r *http.Request, sealed string) (psuPending, bool) {
 // stored, the browser goes to the provider with the login sealed in the
 // state and bound to this browser by a cookie.
 func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
+	sandboxOwner, named := s.psuSandbox(r)
+	if !named {
+		s.psuIdentify(w, r, errNoSandbox)
+		return
+	}
 	nonce, err1 := randomToken()
 	cookie, err2 := randomToken()
 	if err := errors.Join(err1, err2); err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	p := psuPending{FlowID: store.NewID(), Nonce: nonce, Verifier: oauth2.GenerateVerifier(), CookieHash: sessionHash(cookie), Sandbox: s.psuSandbox(r), Started: s.cfg.Now()}
+	p := psuPending{FlowID: store.NewID(), Nonce: nonce, Verifier: oauth2.GenerateVerifier(), CookieHash: sessionHash(cookie), Sandbox: sandboxOwner, Started: s.cfg.Now()}
 	sealed, err := s.sealPSU(r, p)
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

@@ -51,14 +51,18 @@ func (s *Server) openSandbox(ctx context.Context, tpp string) *bgerror.Error {
 
 // psuSandbox is the sandbox the PSU's page of consents looks in: in a
 // sandbox deployment the one the form names (the TPP's organisation
-// identifier: the page belongs to no TPP), outside it the bank's own
-// customers.
-func (s *Server) psuSandbox(r *http.Request) string {
+// identifier: the page belongs to no TPP; named is false when the form
+// names none), outside it the bank's own customers.
+func (s *Server) psuSandbox(r *http.Request) (owner string, named bool) {
 	if !s.cfg.Sandbox {
-		return ""
+		return "", true
 	}
-	if v := strings.TrimSpace(r.PostForm.Get("sandbox")); plausibleValue(v) {
-		return v
+	if v := strings.TrimSpace(r.PostForm.Get("sandbox")); v != "" && plausibleValue(v) {
+		return v, true
 	}
-	return ""
+	return "", false
 }
+
+// errNoSandbox asks the PSU of a sandbox's page of consents to name the
+// sandbox.
+const errNoSandbox = "Name the sandbox: the organisation identifier of the TPP whose sandbox you use (PSDNO-FSA-...)."

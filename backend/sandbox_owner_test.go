@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"github.com/obgw/obgw/backend/sandbox"
@@ -66,13 +67,57 @@ func TestOneSandboxPerTPP(t *testing.T) {
 			}
 			return as[0].ID
 		}
-		if status, body, _ := h.call(tppCall{tpp: b, method: "GET", path: "/v1/sandbox/accounts/" + accountOf(a, sandbox.KariNumber)}); status != 404 {
-			t.Fatalf("b reads a's mock account: %d %v", status, body)
+		// b reads, changes, funds or books nothing on a's mock account.
+		const mockAccount = `{"customerNumber":"15038540189","accountName":"x","bban":"12031010010","currency":"NOK","product":"x","cashAccountType":"CACC","creditLine":0}`
+		aAccount := "/v1/sandbox/accounts/" + accountOf(a, sandbox.KariNumber)
+		for _, c := range []tppCall{
+			{tpp: b, method: "GET", path: aAccount},
+			{tpp: b, method: "PUT", path: aAccount, body: mockAccount},
+			{tpp: b, method: "PUT", path: aAccount + "/balances", body: `{"balances":[{"balanceType":"EXPECTED","balanceAmount":{"amount":1,"currency":"NOK"}}]}`},
+			{tpp: b, method: "POST", path: aAccount + "/transactions", body: `{"transactions":[]}`},
+		} {
+			if status, body, _ := h.call(c); status != 404 {
+				t.Fatalf("b %s %s: %d %v, want 404", c.method, c.path, status, body)
+			}
+		}
+
+		// A payment in a's sandbox from Kari to Ola's IBAN (the same IBAN in
+		// every sandbox) debits and credits a's accounts; b's Ola is
+		// untouched.
+		balance := func(owner, iban string) string {
+			t.Helper()
+			acc, err := h.st.GetAccountByNumber(context.Background(), owner, iban, "")
+			if err != nil {
+				t.Fatal(err)
+			}
+			bs, _ := h.st.ListBalances(context.Background(), acc.ID)
+			for _, x := range bs {
+				if x.Type == "closingBooked" {
+					return fmt.Sprint(x.Amount)
+				}
+			}
+			return ""
+		}
+		aOla, bOla, bKari := balance(a, olaIBAN), balance(b, olaIBAN), balance(b, kariIBAN)
+		status, body, _ := h.call(tppCall{tpp: a, method: "POST", path: "/v1/payments/domestic-norway-credit-transfers", sid: "p1",
+			body: paymentBody("150.00", kariIBAN, olaIBAN, "")})
+		if status != 201 {
+			t.Fatalf("a's payment: %d %v", status, body)
+		}
+		if q := h.authorise(scaLink(body), sandbox.KariNumber); q.Get("psu-id") == "" {
+			t.Fatalf("a's payment not authorised: %v", q)
+		}
+		if status, body, _ := h.call(tppCall{tpp: a, method: "POST", path: "/v1/sandbox/payment-batch-runs"}); status != 200 || body["settled"].(float64) != 1 {
+			t.Fatalf("a's batch run: %d %v", status, body)
+		}
+		if balance(a, olaIBAN) == aOla || balance(b, olaIBAN) != bOla || balance(b, kariIBAN) != bKari {
+			t.Fatalf("after a's payment: a's Ola %s (was %s), b's Ola %s (was %s), b's Kari %s (was %s)",
+				balance(a, olaIBAN), aOla, balance(b, olaIBAN), bOla, balance(b, kariIBAN), bKari)
 		}
 
 		// An SCA in a's flow: a's Kari, a's accounts.
 		q := h.consent(a, "s1", sandbox.KariNumber, "", 1)
-		status, body, _ := h.call(tppCall{tpp: a, method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
+		status, body, _ = h.call(tppCall{tpp: a, method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")})
 		if status != 200 {
 			t.Fatalf("a's accounts: %d %v", status, body)
 		}

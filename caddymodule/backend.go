@@ -144,15 +144,12 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 	sandboxEnv := b.Environment == EnvSandbox
 	b.poolKey = url
 	v, _, err := stores.LoadOrNew(url, func() (caddy.Destructor, error) {
-		return &sharedStore{url: url, sandbox: sandboxEnv}, nil
+		return &sharedStore{url: url}, nil
 	})
 	if err != nil {
 		return err
 	}
 	b.shared = v.(*sharedStore)
-	if sandboxEnv {
-		b.shared.markSandbox()
-	}
 	if sandboxEnv {
 		if len(b.BatchTimes) == 0 {
 			b.BatchTimes = backend.DefaultBatchTimes

@@ -9,7 +9,6 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -20,19 +19,10 @@ var stores = caddy.NewUsagePool()
 // sharedStore opens its database on first use and again after a failure,
 // so a database that is down at start-up is retried, not fatal.
 type sharedStore struct {
-	url     string
-	sandbox bool
+	url string
 
 	mu sync.Mutex
 	st store.Store
-}
-
-// markSandbox makes the store seed the sandbox data set when it opens: a
-// sandbox backend that shares it says so, whoever provisioned it first.
-func (s *sharedStore) markSandbox() {
-	s.mu.Lock()
-	s.sandbox = true
-	s.mu.Unlock()
 }
 
 // get returns the open store.
@@ -53,15 +43,8 @@ func (s *sharedStore) get(ctx context.Context) (store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	if s.sandbox {
-		// The bank's own customers (owner "") get the fixed data set when
-		// there are none; every TPP's own sandbox is seeded at its first
-		// call (backend's openSandbox).
-		if err := sandbox.Seed(ctx, st, time.Now()); err != nil {
-			st.Close()
-			return nil, err
-		}
-	}
+	// A sandbox holds no data of its own: every TPP's sandbox is seeded
+	// at its first call (backend's openSandbox).
 	// Every operation timed (obgw_store_duration_seconds).
 	s.st = store.Observed(st, obgwMetrics.storeOp)
 	return s.st, nil

@@ -65,12 +65,9 @@ func (r *Ready) Provision(ctx caddy.Context) error {
 	if url == "" {
 		url = filepath.Join(r.DataDir, "obgw.db")
 	}
-	// Only a sandbox app seeds the sandbox data set; a backend-only process
-	// has no app, and its obgw_backend says (sharedStore.markSandbox).
-	sandboxEnv := r.app != nil && r.app.Sandbox()
 	r.poolKey = url
 	v, _, err := stores.LoadOrNew(url, func() (caddy.Destructor, error) {
-		return &sharedStore{url: url, sandbox: sandboxEnv}, nil
+		return &sharedStore{url: url}, nil
 	})
 	if err != nil {
 		return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/obgw/obgw/backend/bankaccount"
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/store/storetest"
 )
 
 func TestSeedFixedDataSet(t *testing.T) {
@@ -122,6 +123,41 @@ func TestKIDsHaveMOD10CheckDigits(t *testing.T) {
 		}
 		if sum%10 != 0 {
 			t.Errorf("KID %s fails MOD10", kid)
+		}
+	}
+}
+
+// TestSeedForRace: two instances on one PostgreSQL database take a TPP's
+// first calls at once; its sandbox is seeded once, whole, and a later
+// call on either seeds nothing more (issue 16: the cluster behaves as
+// one).
+func TestSeedForRace(t *testing.T) {
+	ctx := context.Background()
+	url, _ := storetest.Schema(t, "t_sandbox_race")
+	var stores [2]store.Store
+	for i := range stores {
+		st, err := store.Open(ctx, url, store.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		stores[i] = st
+	}
+	const owner = "PSDNO-FSA-987654321"
+	for round := range 3 {
+		errs := make(chan error, len(stores))
+		for _, st := range stores {
+			go func() { errs <- SeedFor(ctx, st, owner, time.Now()) }()
+		}
+		for range stores {
+			if err := <-errs; err != nil {
+				t.Fatalf("round %d: %v", round, err)
+			}
+		}
+		for i, st := range stores {
+			if cs, err := st.ListCustomers(ctx, owner); err != nil || len(cs) != 4 {
+				t.Fatalf("round %d, instance %d: %d customers, %v; want the data set's 4 once", round, i, len(cs), err)
+			}
 		}
 	}
 }

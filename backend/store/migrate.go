@@ -41,7 +41,7 @@ func (s *sqlStore) migrate(ctx context.Context, schema string) error {
 	for i := range migrations {
 		m := &migrations[i]
 		var err error
-		if m.sqliteRebuild && s.d == sqliteDialect {
+		if m.sqliteRebuild && s.d == sqliteDialect && !s.applied(ctx, m) {
 			err = s.migrateRebuild(ctx, m)
 		} else {
 			err = s.inTx(ctx, "migrate", func(tx *sql.Tx) error {
@@ -95,11 +95,25 @@ func (s *sqlStore) migrateRebuild(ctx context.Context, m *migration) error {
 		return err
 	}
 	broken := rows.Next()
-	rows.Close()
+	if err := rows.Close(); err != nil {
+		return err
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
 	if broken {
 		return errors.New("a reference no longer holds after the rebuild (foreign_key_check)")
 	}
 	return tx.Commit()
+}
+
+// applied reports whether schema_migrations records m, read outside a
+// transaction: the rebuild of a step already applied is not tried again
+// at every open (applyMigration checks again under the write lock, so an
+// error or a race here only costs a rebuild attempt that does nothing).
+func (s *sqlStore) applied(ctx context.Context, m *migration) bool {
+	var one int
+	return s.db.QueryRowContext(ctx, `SELECT 1 FROM schema_migrations WHERE version = $1`, m.version).Scan(&one) == nil
 }
 
 // applyMigration runs m in tx unless schema_migrations says it ran already.

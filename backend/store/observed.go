@@ -240,9 +240,9 @@ func (o observed) UpdatePayment(ctx context.Context, p *Payment, from string) er
 	return o.st.UpdatePayment(ctx, p, from)
 }
 
-func (o observed) ListPaymentsDue(ctx context.Context, date string) ([]Payment, error) {
+func (o observed) ListPaymentsDue(ctx context.Context, date, tpp string) ([]Payment, error) {
 	defer o.took("ListPaymentsDue", time.Now())
-	return o.st.ListPaymentsDue(ctx, date)
+	return o.st.ListPaymentsDue(ctx, date, tpp)
 }
 
 func (o observed) CreateBasket(ctx context.Context, b *Basket) error {

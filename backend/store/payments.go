@@ -112,12 +112,14 @@ func (s *sqlStore) UpdatePayment(ctx context.Context, p *Payment, from string) e
 
 // ListPaymentsDue returns the single and bulk payments a batch run takes:
 // authorised (ACTC), waiting for their date (PDNG) or for funds (ACCP),
-// with an execution date on or before date, oldest first.
-func (s *sqlStore) ListPaymentsDue(ctx context.Context, date string) ([]Payment, error) {
+// with an execution date on or before date, of TPP tpp (every TPP's when
+// tpp is ""), oldest first.
+func (s *sqlStore) ListPaymentsDue(ctx context.Context, date, tpp string) ([]Payment, error) {
 	const op = "list due payments"
 	rows, err := s.q.QueryContext(ctx, `SELECT `+paymentColumns+` FROM payments
 		WHERE status IN ('ACTC', 'PDNG', 'ACCP') AND kind <> 'periodic' AND execution_date <= $1
-		ORDER BY execution_date, created_at, id`, date)
+		AND ($2 = '' OR tpp = $2)
+		ORDER BY execution_date, created_at, id`, date, tpp)
 	if err != nil {
 		return nil, s.fail(op, err)
 	}

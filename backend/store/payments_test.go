@@ -62,9 +62,14 @@ func TestPaymentsAndBaskets(t *testing.T) {
 			ExecutionDate: "2027-01-01", Body: body, Status: "ACTC"}
 		wantErr(t, "periodic", s.CreatePayment(ctx, periodic), nil)
 		wantErr(t, "future", s.CreatePayment(ctx, future), nil)
-		due, err := s.ListPaymentsDue(ctx, "2026-11-22")
+		due, err := s.ListPaymentsDue(ctx, "2026-11-22", "")
 		if err != nil || len(due) != 1 || due[0].ID != p.ID {
 			t.Fatalf("due %+v %v", due, err)
+		}
+		for tpp, want := range map[string]int{p.TPP: 1, "PSDNO-FSA-OTHER": 0} {
+			if due, err := s.ListPaymentsDue(ctx, "2026-11-22", tpp); err != nil || len(due) != want {
+				t.Fatalf("due of %s: %+v %v, want %d", tpp, due, err, want)
+			}
 		}
 
 		b := &Basket{TPP: "PSDNO-FSA-1", RequestID: "b1", PaymentIDs: []string{p.ID, future.ID}, Status: "RCVD"}

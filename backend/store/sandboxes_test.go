@@ -24,6 +24,7 @@ func TestSandboxMigration13(t *testing.T) {
 
 		undo := []string{
 			`DROP TABLE sandboxes`,
+			`DROP INDEX sca_flows_tpp`,
 			`DROP INDEX accounts_iban`,
 			`DROP INDEX accounts_bban`,
 			`ALTER TABLE accounts DROP COLUMN owner`,

@@ -372,6 +372,8 @@ var migrations = []migration{{
 		`DROP INDEX accounts_bban`,
 		`CREATE UNIQUE INDEX accounts_iban ON accounts (owner, iban) WHERE iban <> ''`,
 		`CREATE UNIQUE INDEX accounts_bban ON accounts (owner, bban) WHERE bban <> ''`,
+		// DeleteSandbox deletes a TPP's flows by tpp.
+		`CREATE INDEX sca_flows_tpp ON sca_flows (tpp)`,
 	},
 	postgres: []string{
 		`ALTER TABLE customers ADD COLUMN owner TEXT NOT NULL DEFAULT ''`,

@@ -51,7 +51,8 @@ type Store interface {
 	// the given IDs, in the order of ids; unknown and repeated ids are
 	// skipped.
 	ListAccounts(ctx context.Context, kind AccountKind, ids []string) ([]Account, error)
-	// GetAccountByNumber returns the account with iban (or bban when iban
+	// GetAccountByNumber returns the account of owner's sandbox (the bank's
+	// own: "") with iban (or bban when iban
 	// is empty).
 	GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*Account, error)
 	// ListCustomerAccounts returns a customer's accounts of every kind.
@@ -146,9 +147,9 @@ type Store interface {
 	// UpdatePayment writes status, PSU, debtor account and funds flag if
 	// the stored status is still from (else ErrConflict).
 	UpdatePayment(ctx context.Context, p *Payment, from string) error
-	// ListPaymentsDue returns authorised single and bulk payments due on or
-	// before date (YYYY-MM-DD).
-	ListPaymentsDue(ctx context.Context, date string) ([]Payment, error)
+	// ListPaymentsDue returns authorised single and bulk payments of TPP
+	// tpp (every TPP's when "") due on or before date (YYYY-MM-DD).
+	ListPaymentsDue(ctx context.Context, date, tpp string) ([]Payment, error)
 	// CreateBasket stores b with its payment ids, assigning ID and CreatedAt.
 	CreateBasket(ctx context.Context, b *Basket) error
 	// GetBasket returns a basket by ID.
