@@ -100,9 +100,9 @@ type App struct {
 	// a request how the gateway reads it.
 	Diagnostics *bool `json:"diagnostics,omitempty"`
 
-	// BankSealCert and BankSealKey are the bank's QSealC (PEM) and its RSA
-	// private key (PEM): obgw_sign signs responses with them. Both or
-	// neither.
+	// BankSealCert and BankSealKey are the bank's QSealC (PEM) and its
+	// private key (PEM; RSA, or ECDSA P-256): obgw_sign signs responses
+	// with them. Both or neither.
 	BankSealCert string `json:"bank_seal_cert,omitempty"`
 	BankSealKey  string `json:"bank_seal_key,omitempty"`
 	// BodyMemory is how many bytes of request bodies the gateway holds at

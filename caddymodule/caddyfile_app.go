@@ -37,7 +37,7 @@ func init() {
 //	    environment           production|sandbox
 //	    diagnostics           on|off (empty: on in a sandbox only)
 //	    bank_seal_cert        <PEM QSealC the responses are signed with>
-//	    bank_seal_key         <its PEM RSA private key>
+//	    bank_seal_key         <its PEM private key: RSA, or ECDSA P-256>
 //	    body_memory           <bytes, e.g. 64MiB>
 //	    redis_url             <redis:// URL>
 //	    ocsp                  on|off

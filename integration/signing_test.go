@@ -39,9 +39,13 @@ type signatureCheck struct{}
 
 func (signatureCheck) name() string { return "bank signature" }
 
-// sealVerifier is the TPP's verifier of the bank's seal, built once.
+// sealVerifier is the TPP's verifier of the bank's seals, built once: the
+// test PKI's RSA seal (the shipped default) and its P-256 one, as a TPP
+// trusts both seals of a bank that publishes two.
 var sealVerifier = sync.OnceValues(func() (*tppclient.ResponseVerifier, error) {
-	return tppclient.NewResponseVerifier(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSeal.Certificate.Raw}))
+	return tppclient.NewResponseVerifier(append(
+		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSeal.Certificate.Raw}),
+		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSealEC.Certificate.Raw})...))
 })
 
 func (signatureCheck) check(x *exchange) error {
@@ -116,6 +120,34 @@ func signedRoute(g *gateway, p string) bool {
 		}
 	}
 	return false
+}
+
+// TestECDSASealedResponses: with a P-256 QSealC configured
+// (OBGW_BANK_SEAL_CERT, OBGW_BANK_SEAL_KEY), the answers are signed
+// ecdsa-sha256 with it, and verify as a TPP that pins that certificate
+// verifies them (every answer of this test also passes signatureCheck);
+// a TPP pinning only the RSA seal refuses them.
+func TestECDSASealedResponses(t *testing.T) {
+	g := startGateway(t, "Caddyfile", "OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem", "OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem")
+	c := client(nil)
+	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, c, req)
+	if got.status != 401 || !strings.Contains(got.header.Get("Signature"), `algorithm="ecdsa-sha256"`) {
+		t.Fatalf("accounts without consent: %d %v", got.status, got.header)
+	}
+	ec, err := tppclient.NewResponseVerifier(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSealEC.Certificate.Raw}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cert, err := ec.Verify(got.header, got.body, req.Header.Get("X-Request-ID")); err != nil || cert.Subject.CommonName != "Test Bank AS" {
+		t.Fatalf("the P-256 seal's answer: %v", err)
+	}
+	if _, err := bankSeal(t).Verify(got.header, got.body, req.Header.Get("X-Request-ID")); err == nil || !strings.Contains(err.Error(), "names no trusted bank certificate") {
+		t.Fatalf("a TPP pinning only the RSA seal: %v", err)
+	}
 }
 
 // verifySigned fails t unless r is signed by the bank for the request with

@@ -2,6 +2,8 @@ package testpki
 
 import (
 	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
 	"crypto/tls"
@@ -32,6 +34,12 @@ type KeyPair struct {
 	// its trusted root, nearest first (the QTSP issuing CA for TPP
 	// certificates; empty for ones issued directly by a root).
 	Chain []*x509.Certificate
+}
+
+// ECKeyPair is a certificate with its ECDSA P-256 private key.
+type ECKeyPair struct {
+	Certificate *x509.Certificate
+	Key         *ecdsa.PrivateKey
 }
 
 // HeaderValue returns the certificate as a TPP-Signature-Certificate header
@@ -118,6 +126,19 @@ func (a *Authority) IssueKeyPair(tmpl *x509.Certificate, bits int) (*KeyPair, er
 		return nil, err
 	}
 	return &KeyPair{Certificate: cert, Key: key, Chain: a.chain}, nil
+}
+
+// IssueECKeyPair generates an ECDSA P-256 key and issues tmpl for it.
+func (a *Authority) IssueECKeyPair(tmpl *x509.Certificate) (*ECKeyPair, error) {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("testpki: generating key for %s: %w", tmpl.Subject.CommonName, err)
+	}
+	cert, err := a.Issue(tmpl, &key.PublicKey)
+	if err != nil {
+		return nil, err
+	}
+	return &ECKeyPair{Certificate: cert, Key: key}, nil
 }
 
 // RevocationList issues a CRL listing serials, revoked at thisUpdate.

@@ -2,6 +2,7 @@ package testpki
 
 import (
 	"bytes"
+	"crypto/ecdsa"
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/json"
@@ -110,6 +111,12 @@ func Load(dir string) (*PKI, error) {
 		return nil, fmt.Errorf("testpki: %s is not signed by the issuing CA of %s: %w", FileBankSeal, FileQTSPCAs, err)
 	}
 	p.BankSeal.Chain = p.Issuing.chain
+	if p.BankSealEC, err = readECKeyPair(read, FileBankSealEC, FileBankSealECKey); err != nil {
+		return nil, err
+	}
+	if err := p.BankSealEC.Certificate.CheckSignatureFrom(p.Issuing.Certificate); err != nil {
+		return nil, fmt.Errorf("testpki: %s is not signed by the issuing CA of %s: %w", FileBankSealEC, FileQTSPCAs, err)
+	}
 
 	crlPEM, err := read(FileQTSPCRL)
 	if err != nil {
@@ -212,6 +219,37 @@ func parseCertificates(name string, b []byte) ([]*x509.Certificate, error) {
 		return nil, fmt.Errorf("testpki: %s: no certificate", name)
 	}
 	return certs, nil
+}
+
+// readECKeyPair reads a certificate and its PKCS #8 P-256 key with read.
+func readECKeyPair(read func(string) ([]byte, error), certName, keyName string) (*ECKeyPair, error) {
+	b, err := read(certName)
+	if err != nil {
+		return nil, err
+	}
+	certs, err := parseCertificates(certName, b)
+	if err != nil {
+		return nil, err
+	}
+	if len(certs) != 1 {
+		return nil, fmt.Errorf("testpki: %s holds %d certificates, want 1", certName, len(certs))
+	}
+	if b, err = read(keyName); err != nil {
+		return nil, err
+	}
+	block, _ := pem.Decode(b)
+	if block == nil || block.Type != pemPrivateKey {
+		return nil, fmt.Errorf("testpki: %s: no %s PEM block", keyName, pemPrivateKey)
+	}
+	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	if err != nil {
+		return nil, fmt.Errorf("testpki: %s: %w", keyName, err)
+	}
+	ek, ok := k.(*ecdsa.PrivateKey)
+	if !ok || !ek.PublicKey.Equal(certs[0].PublicKey) {
+		return nil, fmt.Errorf("testpki: %s is not the P-256 key of %s", keyName, certName)
+	}
+	return &ECKeyPair{Certificate: certs[0], Key: ek}, nil
 }
 
 func parseKey(name string, b []byte) (*rsa.PrivateKey, error) {

@@ -49,6 +49,9 @@ type PKI struct {
 	// by Issuing): the gateway signs its responses with it and TPPs verify
 	// them against it.
 	BankSeal *KeyPair
+	// BankSealEC is the same bank's QSealC with an ECDSA P-256 key: a
+	// seal signing ecdsa-sha256, about thirty times cheaper than RSA.
+	BankSealEC *ECKeyPair
 	// CRL is Issuing's CRL, listing the "revoked" TPP's certificates.
 	CRL *x509.RevocationList
 	// TPPs are the test TPPs in a fixed order.
@@ -175,6 +178,9 @@ func Generate(now time.Time) (*PKI, error) {
 	if p.BankSeal, err = issueBankSeal(p.Issuing, from, until); err != nil {
 		return nil, err
 	}
+	if p.BankSealEC, err = issueBankSealEC(p.Issuing, from, until); err != nil {
+		return nil, err
+	}
 
 	// The TPPs' keys are most of the work (RSA-4096 ones take seconds):
 	// generate them on every CPU, keeping the order of tppSpecs.
@@ -273,10 +279,10 @@ func (s tppSpec) profile(kind CertificateKind, from, until time.Time) Certificat
 // in its QSealC.
 const BankOrganizationIdentifier = "PSD" + NCAID + "-912345678"
 
-// issueBankSeal issues the bank's QSealC: the eseal profile of a TPP's,
+// bankSealProfile is the bank's QSealC: the eseal profile of a TPP's,
 // with the ASPSP role.
-func issueBankSeal(ca *Authority, from, until time.Time) (*KeyPair, error) {
-	tmpl, err := CertificateProfile{
+func bankSealProfile(from, until time.Time) (*x509.Certificate, error) {
+	return CertificateProfile{
 		Kind:                   Seal,
 		Name:                   "Test Bank AS",
 		OrganizationIdentifier: BankOrganizationIdentifier,
@@ -284,6 +290,24 @@ func issueBankSeal(ca *Authority, from, until time.Time) (*KeyPair, error) {
 		NotBefore:              from,
 		NotAfter:               until,
 	}.Template()
+}
+
+// issueBankSealEC issues the bank's QSealC for a P-256 key.
+func issueBankSealEC(ca *Authority, from, until time.Time) (*ECKeyPair, error) {
+	tmpl, err := bankSealProfile(from, until)
+	if err != nil {
+		return nil, err
+	}
+	kp, err := ca.IssueECKeyPair(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("testpki: bank seal (P-256): %w", err)
+	}
+	return kp, nil
+}
+
+// issueBankSeal issues the bank's QSealC for an RSA-2048 key.
+func issueBankSeal(ca *Authority, from, until time.Time) (*KeyPair, error) {
+	tmpl, err := bankSealProfile(from, until)
 	if err != nil {
 		return nil, err
 	}

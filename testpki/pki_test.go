@@ -326,7 +326,7 @@ func TestWriteDirLoad(t *testing.T) {
 	if err := p.WriteDir(dir); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{FileQTSPCAs, FileQTSPCRL, FileTLSCA, FileServer, FileServerKey, FileGatewayCA, FileGateway, FileGatewayKey, FileBankSeal, FileBankSealKey, FileRegistry}
+	want := []string{FileQTSPCAs, FileQTSPCRL, FileTLSCA, FileServer, FileServerKey, FileGatewayCA, FileGateway, FileGatewayKey, FileBankSeal, FileBankSealKey, FileBankSealEC, FileBankSealECKey, FileRegistry}
 	for _, tpp := range p.TPPs {
 		want = append(want, SealFile(tpp.ID), SealKeyFile(tpp.ID), WebFile(tpp.ID), WebKeyFile(tpp.ID))
 	}

@@ -24,13 +24,17 @@ const (
 	FileRegistry    = "registry.json"     // the TPP registry
 	FileBankSeal    = "bank-seal.pem"     // the bank's QSealC
 	FileBankSealKey = "bank-seal-key.pem" // its PKCS #8 key
-	sealSuffix      = "-qseal.pem"
-	sealKeySuffix   = "-qseal-key.pem"
-	webSuffix       = "-qwac.pem"
-	webKeySuffix    = "-qwac-key.pem"
-	pemCertificate  = "CERTIFICATE"
-	pemPrivateKey   = "PRIVATE KEY"
-	pemCRL          = "X509 CRL"
+	// FileBankSealEC and FileBankSealECKey are the bank's QSealC with a
+	// P-256 key (ecdsa-sha256) and its PKCS #8 key.
+	FileBankSealEC    = "bank-seal-ec.pem"
+	FileBankSealECKey = "bank-seal-ec-key.pem"
+	sealSuffix        = "-qseal.pem"
+	sealKeySuffix     = "-qseal-key.pem"
+	webSuffix         = "-qwac.pem"
+	webKeySuffix      = "-qwac-key.pem"
+	pemCertificate    = "CERTIFICATE"
+	pemPrivateKey     = "PRIVATE KEY"
+	pemCRL            = "X509 CRL"
 )
 
 // SealFile returns the file name of a TPP's QSealC, e.g. "tpp-qseal.pem".
@@ -82,13 +86,14 @@ func (p *PKI) WriteDir(dir string) error {
 		return fmt.Errorf("testpki: %w", err)
 	}
 	files := map[string][]byte{
-		FileQTSPCAs:   certPEM(p.Root.Certificate, p.Issuing.Certificate),
-		FileQTSPCRL:   pem.EncodeToMemory(&pem.Block{Type: pemCRL, Bytes: p.CRL.Raw}),
-		FileTLSCA:     certPEM(p.TLSCA.Certificate),
-		FileServer:    certPEM(p.Server.Certificate),
-		FileGatewayCA: certPEM(p.GatewayCA.Certificate),
-		FileGateway:   certPEM(p.Gateway.Certificate),
-		FileBankSeal:  certPEM(p.BankSeal.Certificate),
+		FileQTSPCAs:    certPEM(p.Root.Certificate, p.Issuing.Certificate),
+		FileQTSPCRL:    pem.EncodeToMemory(&pem.Block{Type: pemCRL, Bytes: p.CRL.Raw}),
+		FileTLSCA:      certPEM(p.TLSCA.Certificate),
+		FileServer:     certPEM(p.Server.Certificate),
+		FileGatewayCA:  certPEM(p.GatewayCA.Certificate),
+		FileGateway:    certPEM(p.Gateway.Certificate),
+		FileBankSeal:   certPEM(p.BankSeal.Certificate),
+		FileBankSealEC: certPEM(p.BankSealEC.Certificate),
 	}
 	keys := map[string]*rsa.PrivateKey{FileServerKey: p.Server.Key, FileGatewayKey: p.Gateway.Key, FileBankSealKey: p.BankSeal.Key}
 	for _, t := range p.TPPs {
@@ -109,9 +114,14 @@ func (p *PKI) WriteDir(dir string) error {
 		}
 		files[name] = pem.EncodeToMemory(&pem.Block{Type: pemPrivateKey, Bytes: der})
 	}
+	ecDER, err := x509.MarshalPKCS8PrivateKey(p.BankSealEC.Key)
+	if err != nil {
+		return fmt.Errorf("testpki: %s: %w", FileBankSealECKey, err)
+	}
+	files[FileBankSealECKey] = pem.EncodeToMemory(&pem.Block{Type: pemPrivateKey, Bytes: ecDER})
 	for name, data := range files {
 		mode := os.FileMode(0o644)
-		if _, isKey := keys[name]; isKey {
+		if _, isKey := keys[name]; isKey || name == FileBankSealECKey {
 			mode = 0o600
 		}
 		if err := os.WriteFile(filepath.Join(dir, name), data, mode); err != nil {

@@ -1,7 +1,10 @@
 package tppclient
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
@@ -47,8 +50,8 @@ func NewResponseVerifier(certPEM []byte) (*ResponseVerifier, error) {
 		if err != nil {
 			return nil, fmt.Errorf("tppclient: parse bank certificate: %w", err)
 		}
-		if _, ok := c.PublicKey.(*rsa.PublicKey); !ok {
-			return nil, fmt.Errorf("tppclient: the bank certificate %q has a %T key; rsa-sha256 needs RSA", c.Subject.CommonName, c.PublicKey)
+		if _, err := sealAlgorithm(c); err != nil {
+			return nil, fmt.Errorf("tppclient: the bank certificate %q: %w", c.Subject.CommonName, err)
 		}
 		v.certs = append(v.certs, c)
 	}
@@ -65,7 +68,9 @@ func NewResponseVerifier(certPEM []byte) (*ResponseVerifier, error) {
 // strictly parsed; its keyId names a trusted certificate; date, digest and
 // (with a requestID) x-request-id are signed, the signed x-request-id is
 // requestID and the Date within MaxClockSkew; the Digest matches body; the
-// RSA signature verifies. A response carrying ASPSP-Signature-Certificate
+// signature verifies with the algorithm the certificate's key signs
+// (rsa-sha256 for RSA, ecdsa-sha256 for P-256). A response carrying
+// ASPSP-Signature-Certificate
 // must carry the trusted certificate there.
 func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) (*x509.Certificate, error) {
 	vals := h.Values("Signature")
@@ -75,7 +80,7 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 	case len(vals) > 1:
 		return nil, fmt.Errorf("the response has %d Signature headers; a signed response has one", len(vals))
 	}
-	p, err := signature.Parse(vals[0])
+	p, err := signature.ParseSeal(vals[0])
 	if err != nil {
 		return nil, err
 	}
@@ -136,8 +141,35 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 	if err != nil {
 		return nil, fmt.Errorf("the response's signed headers: %v", err)
 	}
-	if err := signature.Verify(cert.PublicKey.(*rsa.PublicKey), ss, p.Signature); err != nil {
+	if alg, _ := sealAlgorithm(cert); p.Algorithm != alg {
+		return nil, fmt.Errorf("the response is signed %s; the bank certificate %q's key signs %s", p.Algorithm, cert.Subject.CommonName, alg)
+	}
+	switch pub := cert.PublicKey.(type) {
+	case *rsa.PublicKey:
+		err = signature.Verify(pub, ss, p.Signature)
+	case *ecdsa.PublicKey:
+		sum := sha256.Sum256(ss)
+		if !ecdsa.VerifyASN1(pub, sum[:], p.Signature) {
+			err = errors.New("ecdsa: verification error")
+		}
+	}
+	if err != nil {
 		return nil, fmt.Errorf("the response signature does not verify with the bank certificate %q", cert.Subject.CommonName)
 	}
 	return cert, nil
+}
+
+// sealAlgorithm is the signature algorithm of a bank seal certificate's
+// key: rsa-sha256 for RSA, ecdsa-sha256 for P-256 (gateway/seal).
+func sealAlgorithm(c *x509.Certificate) (string, error) {
+	switch k := c.PublicKey.(type) {
+	case *rsa.PublicKey:
+		return signature.AlgorithmRSASHA256, nil
+	case *ecdsa.PublicKey:
+		if k.Curve == elliptic.P256() {
+			return signature.AlgorithmECDSASHA256, nil
+		}
+		return "", fmt.Errorf("an ECDSA key on %s; ecdsa-sha256 needs P-256", k.Curve.Params().Name)
+	}
+	return "", fmt.Errorf("a %T key; a seal signs with RSA or ECDSA P-256", c.PublicKey)
 }

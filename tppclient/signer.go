@@ -170,7 +170,7 @@ func (s *Signer) Sign(req *http.Request, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("tppclient: sign: %w", err)
 	}
-	value := signature.Format(keyID, names, sig)
+	value := signature.Format(keyID, signature.AlgorithmRSASHA256, names, sig)
 	h.Set("Signature", value)
 
 	setBody(req, body)

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/gateway/seal"
+	"github.com/obgw/obgw/testpki"
+	"github.com/obgw/obgw/tppclient"
 )
 
 // pkiDir is the committed test PKI, as 'make run' uses it.
@@ -146,11 +148,19 @@ func TestTPPRequestKeyID(t *testing.T) {
 	srv := gatewayStandIn(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		got = r.Header.Get("Signature")
 	}))
+	p, err := testpki.Load(pkiDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	own, err := tppclient.DefaultKeyID(p.TPP("tpp").Seal.Certificate)
+	if err != nil || !strings.HasSuffix(own, ",CA=CN=Test QTSP Issuing CA,O=Test QTSP AS,C=NO") {
+		t.Fatalf("the test TPP's keyId %q, %v", own, err)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
 	}{
-		{nil, `keyId="SN=59D1380E237B405A5882548D5F0EC133,CA=CN=Test QTSP Issuing CA,O=Test QTSP AS,C=NO"`},
+		{nil, `keyId="` + own + `"`},
 		{[]string{"--key-id", "SN=1,CA=CN=X"}, `keyId="SN=1,CA=CN=X"`},
 	} {
 		var stdout, stderr bytes.Buffer

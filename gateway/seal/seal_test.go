@@ -2,8 +2,12 @@ package seal
 
 import (
 	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
 	"crypto/rsa"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/pem"
 	"errors"
@@ -19,11 +23,17 @@ import (
 
 func loadSeal(t testing.TB) (*Seal, []byte) {
 	t.Helper()
-	certPEM, err := os.ReadFile("../../testdata/pki/" + testpki.FileBankSeal)
+	return loadSealFiles(t, testpki.FileBankSeal, testpki.FileBankSealKey)
+}
+
+// loadSealFiles loads the test PKI's seal of certName and keyName.
+func loadSealFiles(t testing.TB, certName, keyName string) (*Seal, []byte) {
+	t.Helper()
+	certPEM, err := os.ReadFile("../../testdata/pki/" + certName)
 	if err != nil {
 		t.Fatal(err)
 	}
-	keyPEM, err := os.ReadFile("../../testdata/pki/" + testpki.FileBankSealKey)
+	keyPEM, err := os.ReadFile("../../testdata/pki/" + keyName)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -206,15 +216,73 @@ func TestResponseVerifierNeedsACertificate(t *testing.T) {
 }
 
 // BenchmarkSign is the cost a signed response adds: Digest of a 2 KiB body
-// and the RSA-2048 signature.
+// and the signature, with the RSA-2048 seal and with the P-256 one.
 func BenchmarkSign(b *testing.B) {
-	s, _ := loadSeal(b)
-	body := []byte(strings.Repeat("x", 2048))
-	b.ReportAllocs()
-	for b.Loop() {
-		h := http.Header{"X-Request-Id": {"99391c7e-ad88-49ec-a2ad-99ddcb1f7721"}, "Date": {"Wed, 25 Nov 2026 12:00:00 GMT"}}
-		if err := s.Sign(h, body, now); err != nil {
-			b.Fatal(err)
-		}
+	for _, seal := range []struct{ name, cert, key string }{
+		{"rsa2048", testpki.FileBankSeal, testpki.FileBankSealKey},
+		{"p256", testpki.FileBankSealEC, testpki.FileBankSealECKey},
+	} {
+		b.Run(seal.name, func(b *testing.B) {
+			s, _ := loadSealFiles(b, seal.cert, seal.key)
+			body := []byte(strings.Repeat("x", 2048))
+			b.ReportAllocs()
+			for b.Loop() {
+				h := http.Header{"X-Request-Id": {"99391c7e-ad88-49ec-a2ad-99ddcb1f7721"}, "Date": {"Wed, 25 Nov 2026 12:00:00 GMT"}}
+				if err := s.Sign(h, body, now); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestECDSASeal: a seal with a P-256 key signs ecdsa-sha256 (the algorithm
+// its certificate's key makes), an ASN.1 DER signature crypto/ecdsa
+// verifies over the signing string built by hand; a TPP's verifier
+// pinning that certificate accepts the answer and refuses it changed, or
+// labelled rsa-sha256.
+func TestECDSASeal(t *testing.T) {
+	s, certPEM := loadSealFiles(t, testpki.FileBankSealEC, testpki.FileBankSealECKey)
+	if s.Algorithm() != "ecdsa-sha256" {
+		t.Fatalf("algorithm %q", s.Algorithm())
+	}
+	body := []byte(`{"accounts":[]}`)
+	const rid = "99391c7e-ad88-49ec-a2ad-99ddcb1f7721"
+	h := signed(t, s, body, rid)
+	sig := h.Get("Signature")
+	prefix := `keyId="` + s.KeyID() + `",algorithm="ecdsa-sha256",headers="date digest x-request-id",signature="`
+	if !strings.HasPrefix(sig, prefix) {
+		t.Fatalf("Signature %q, want the prefix %q", sig, prefix)
+	}
+	raw, err := base64.StdEncoding.DecodeString(strings.TrimSuffix(strings.TrimPrefix(sig, prefix), `"`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ss := "date: " + h.Get("Date") + "\ndigest: " + h.Get("Digest") + "\nx-request-id: " + rid
+	hash := sha256.Sum256([]byte(ss))
+	if !ecdsa.VerifyASN1(s.Certificate().PublicKey.(*ecdsa.PublicKey), hash[:], raw) {
+		t.Fatalf("crypto/ecdsa does not verify the signature over %q", ss)
+	}
+	v, err := tppclient.NewResponseVerifier(certPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v.Now = func() time.Time { return now }
+	if _, err := v.Verify(h, body, rid); err != nil {
+		t.Fatalf("the TPP's verifier: %v", err)
+	}
+	if _, err := v.Verify(h, []byte(`{"accounts":[1]}`), rid); err == nil {
+		t.Error("a changed body verified")
+	}
+	relabelled := h.Clone()
+	relabelled.Set("Signature", strings.Replace(sig, "ecdsa-sha256", "rsa-sha256", 1))
+	if _, err := v.Verify(relabelled, body, rid); err == nil {
+		t.Error("an ECDSA signature labelled rsa-sha256 verified")
+	}
+	// A key on another curve is no seal.
+	other, _ := ecdsa.GenerateKey(elliptic.P384(), rand.Reader)
+	der, _ := x509.MarshalPKCS8PrivateKey(other)
+	if _, err := Load(certPEM, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err == nil || !strings.Contains(err.Error(), "P-256") {
+		t.Errorf("a P-384 key: %v", err)
 	}
 }

@@ -20,7 +20,7 @@ func BenchmarkParse(b *testing.B) {
 func BenchmarkParseRFC2047(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := parse(bg2Encoded, appendixCSignatureLen); err != nil {
+		if _, err := parse(bg2Encoded, appendixCSignatureLen, false); err != nil {
 			b.Fatal(err)
 		}
 	}

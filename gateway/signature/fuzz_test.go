@@ -15,14 +15,24 @@ func FuzzParse(f *testing.F) {
 	}
 	f.Add(typical())
 	f.Add(`keyId="k",algorithm="rsa-sha256",headers="date",signature="AAAA"`)
+	f.Add(`keyId="k",algorithm="ecdsa-sha256",headers="date digest",signature="MEUCIQDMAAAAAAAAAA=="`)
 	f.Add(`keyId="SN=1,CA=O=A\, B",Algorithm="RSA-SHA256", headers="(request-target) date",	signature="AAAA"`)
 	f.Fuzz(func(t *testing.T, value string) {
 		// parse with a one-byte minimum reaches far more of the parser
 		// than Parse, whose signatures must be 256 bytes or more.
-		p, err := parse(value, 1)
+		p, err := parse(value, 1, false)
 		strict, strictErr := Parse(value)
 		if strictErr == nil && (err != nil || !reflect.DeepEqual(p, strict)) {
 			t.Fatalf("Parse accepts what parse(1) rejects: %v / %v", err, strictErr)
+		}
+		// A bank seal's parser accepts all a TPP's does, and ecdsa-sha256
+		// only besides.
+		seal, sealErr := ParseSeal(value)
+		if strictErr == nil && (sealErr != nil || !reflect.DeepEqual(seal, strict)) {
+			t.Fatalf("ParseSeal refuses what Parse accepts: %v", sealErr)
+		}
+		if sealErr == nil && strictErr != nil && seal.Algorithm != AlgorithmECDSASHA256 {
+			t.Fatalf("ParseSeal accepts an rsa-sha256 value Parse refuses (%v): %+v", strictErr, seal)
 		}
 		if err != nil {
 			if len(err.Error()) > 200 {
@@ -50,7 +60,7 @@ func FuzzParse(f *testing.F) {
 		// Writing the parameters back in canonical form parses to the same.
 		canonical := fmt.Sprintf(`keyId="%s",algorithm="%s",headers="%s",signature="%s"`,
 			p.KeyID, p.Algorithm, strings.Join(p.Headers, " "), strictBase64.EncodeToString(p.Signature))
-		again, err := parse(canonical, 1)
+		again, err := parse(canonical, 1, false)
 		if err != nil || !reflect.DeepEqual(again, p) {
 			t.Fatalf("canonical form %q parses to %+v, %v; want %+v", canonical, again, err, p)
 		}

@@ -12,6 +12,13 @@ import (
 // RSASSA-PKCS1-v1_5 with SHA-256.
 const AlgorithmRSASHA256 = "rsa-sha256"
 
+// AlgorithmECDSASHA256 is draft-cavage's ECDSA algorithm (P-256, SHA-256,
+// the signature in ASN.1 DER), which the interface description's "must
+// match the certificate" admits for a bank seal whose key is P-256. TPP
+// requests stay rsa-sha256 (Parse); a signed response may use either
+// (ParseSeal).
+const AlgorithmECDSASHA256 = "ecdsa-sha256"
+
 // RequestTarget is the pseudo-header name that stands for
 // "<lower-case method> <request URI>" in the signing string.
 const RequestTarget = "(request-target)"
@@ -28,6 +35,10 @@ const (
 	// 4096 bit signatures, the key sizes the certificate check accepts.
 	minSignatureLen = 256
 	maxSignatureLen = 512
+	// minECDSASignatureLen and maxECDSASignatureLen bound the ASN.1 DER
+	// of a P-256 signature (two INTEGERs of at most 33 bytes).
+	minECDSASignatureLen = 8
+	maxECDSASignatureLen = 72
 	// maxNameInError bounds how much of a parameter or header name an
 	// error text repeats.
 	maxNameInError = 40
@@ -80,12 +91,29 @@ const (
 // A value starting with "=?" is RFC 2047 encoded and is decoded with
 // DecodeRFC2047 first.
 func Parse(value string) (Params, error) {
-	return parse(value, minSignatureLen)
+	return parse(value, minSignatureLen, false)
+}
+
+// ParseSeal parses the Signature header of a bank's signed response as
+// Parse does, where the algorithm may also be ecdsa-sha256, whose
+// signature (ASN.1 DER of P-256's r and s) is 8 to 72 bytes.
+func ParseSeal(value string) (Params, error) {
+	p, err := parse(value, minECDSASignatureLen, true)
+	switch {
+	case err != nil:
+		return Params{}, err
+	case p.Algorithm == AlgorithmRSASHA256 && len(p.Signature) < minSignatureLen:
+		return Params{}, fmt.Errorf("invalid Signature header: the rsa-sha256 signature is %d bytes; RSA signatures of 2048 to 4096 bits are %d to %d", len(p.Signature), minSignatureLen, maxSignatureLen)
+	case p.Algorithm == AlgorithmECDSASHA256 && len(p.Signature) > maxECDSASignatureLen:
+		return Params{}, fmt.Errorf("invalid Signature header: the ecdsa-sha256 signature is %d bytes; a P-256 signature is at most %d", len(p.Signature), maxECDSASignatureLen)
+	}
+	return p, nil
 }
 
 // parse is Parse with a configurable minimum signature size, so that tests
-// can run the draft's 1024-bit vectors through the same code.
-func parse(value string, minSig int) (Params, error) {
+// can run the draft's 1024-bit vectors through the same code, and
+// ecdsa-sha256 admitted or not.
+func parse(value string, minSig int, ecdsa bool) (Params, error) {
 	if value == "" {
 		return Params{}, errors.New("invalid Signature header: empty; send keyId, algorithm, headers and signature")
 	}
@@ -149,10 +177,14 @@ func parse(value string, minSig int) (Params, error) {
 		case paramKeyID:
 			p.KeyID = v
 		case paramAlgorithm:
-			if !strings.EqualFold(v, AlgorithmRSASHA256) {
+			switch {
+			case strings.EqualFold(v, AlgorithmRSASHA256):
+				p.Algorithm = AlgorithmRSASHA256
+			case ecdsa && strings.EqualFold(v, AlgorithmECDSASHA256):
+				p.Algorithm = AlgorithmECDSASHA256
+			default:
 				return Params{}, fmt.Errorf("invalid Signature header: algorithm %q is not supported; use rsa-sha256", clip(v))
 			}
-			p.Algorithm = AlgorithmRSASHA256
 		case paramHeaders:
 			h, err := parseHeaderList(v)
 			if err != nil {

@@ -121,7 +121,7 @@ func TestVectors(t *testing.T) {
 	pub := appendixCPublic(t)
 	for _, v := range vectors() {
 		t.Run(v.name, func(t *testing.T) {
-			p, err := parse(v.value, appendixCSignatureLen)
+			p, err := parse(v.value, appendixCSignatureLen, false)
 			if err != nil {
 				t.Fatalf("parse: %v", err)
 			}
@@ -157,7 +157,7 @@ func TestVectors(t *testing.T) {
 // parsing fails, but the signature itself verifies over "date".
 func TestVectorC1(t *testing.T) {
 	const value = `keyId="Test",algorithm="rsa-sha256",signature="SjWJWbWN7i0wzBvtPl8rbASWz5xQW6mcJmn+ibttBqtifLN7Sazz6m79cNfwwb8DMJ5cou1s7uEGKKCs+FLEEaDV5lp7q25WqS+lavg7T8hc0GppauB6hbgEKTwblDHYGEtbGmtdHgVCk9SuS13F0hZ8FD0k/5OxEPXe5WozsbM="`
-	if _, err := parse(value, appendixCSignatureLen); err == nil || !strings.Contains(err.Error(), "no headers parameter") {
+	if _, err := parse(value, appendixCSignatureLen, false); err == nil || !strings.Contains(err.Error(), "no headers parameter") {
 		t.Fatalf("parse = %v, want the missing headers error", err)
 	}
 	s, err := AppendSigningString(nil, []string{"date"}, appendixCMethod, appendixCRequestURI, appendixCHeader())
@@ -185,11 +185,11 @@ func TestVectorBG2Decoding(t *testing.T) {
 	if got != bg2Decoded {
 		t.Fatalf("decoded\n%q\nwant\n%q", got, bg2Decoded)
 	}
-	fromEncoded, err := parse(bg2Encoded, appendixCSignatureLen)
+	fromEncoded, err := parse(bg2Encoded, appendixCSignatureLen, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fromDecoded, err := parse(bg2Decoded, appendixCSignatureLen)
+	fromDecoded, err := parse(bg2Decoded, appendixCSignatureLen, false)
 	if err != nil {
 		t.Fatal(err)
 	}
