@@ -149,6 +149,9 @@ run_transactions || status=1
 #     the Digest of the body signed).
 #   postgres transactions: the read again with OBGW_DATABASE_URL on the
 #     schema obgw_bench of BENCH_POSTGRES_URL.
+#   p256 transactions, unconsented, payment: the SQLite paths again with
+#     the bank's seal on a P-256 key (the test PKI's bank-seal-ec.pem,
+#     ecdsa-sha256) instead of the default RSA-2048 one.
 : >"$tmp/product.env"
 note() { printf '%s=%s\n' "$1" "$2" >>"$tmp/product.env"; }
 note conns "$PRODUCT_CONNS"
@@ -161,10 +164,11 @@ product_fail() {
 }
 
 server_pid=
-start_obgw() { # variant (sqlite|postgres)
-	local db=
+start_obgw() { # variant (sqlite|postgres|p256)
+	local db= seal=()
 	[[ $1 == postgres ]] && db=$pg_obgw_url
-	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess \
+	[[ $1 == p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
+	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
 		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
 		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
 	server_pid=$!
@@ -189,7 +193,7 @@ stop_server() {
 declare -A sc_path sc_status sc_args
 kv() { sed -n "s/^$1=//p" <<<"$2"; }
 scenarios_of() { # variant
-	if [[ $1 == sqlite ]]; then echo sqlite:transactions sqlite:unconsented sqlite:payment; else echo "$1:transactions"; fi
+	if [[ $1 == sqlite || $1 == p256 ]]; then echo "$1:transactions $1:unconsented $1:payment"; else echo "$1:transactions"; fi
 }
 label_of() { # variant:name -> the name in the results ("postgres transactions")
 	if [[ ${1%%:*} == sqlite ]]; then echo "${1#*:}"; else echo "${1%%:*} ${1#*:}"; fi
@@ -220,14 +224,14 @@ product_setup() {
 	note "${v}_page_limit" "$n"
 	sc_path[$v:transactions]="$tx$n" sc_status[$v:transactions]=200
 	sc_args[$v:transactions]=$(printf '%q ' "${present[@]}")
-	if [[ $v == sqlite ]]; then
+	if [[ $v == sqlite || $v == p256 ]]; then
 		sc_path[$v:unconsented]=v1/accounts sc_status[$v:unconsented]=401
 		sc_args[$v:unconsented]=$(printf '%q ' -H "PSU-ID: $(cat /proc/sys/kernel/random/uuid)" \
 			-H "TPP-Session-ID: $(cat /proc/sys/kernel/random/uuid)" -H "PSU-IP-Address: 192.0.2.10")
 		printf '{"instructedAmount":{"currency":"NOK","amount":"250.00"},"debtorAccount":{"iban":"%s"},"creditorAccount":{"iban":"NO1212031020016"},"creditorName":"Ola Nordmann","remittanceInformationUnstructured":"Husleie"}' \
-			"$iban" >"$tmp/payment.json"
+			"$iban" >"$tmp/payment-$v.json"
 		sc_path[$v:payment]=v1/payments/domestic-norway-credit-transfers sc_status[$v:payment]=201
-		sc_args[$v:payment]=$(printf '%q ' -X POST -body "$tmp/payment.json" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
+		sc_args[$v:payment]=$(printf '%q ' -X POST -body "$tmp/payment-$v.json" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
 	fi
 	for sc in $(scenarios_of "$v"); do
 		eval "args=(${sc_args[$sc]})"
@@ -292,6 +296,11 @@ if product_setup sqlite; then
 	product_rounds sqlite
 else
 	product_fail "the SQLite product scenarios could not be set up"
+fi
+if product_setup p256; then
+	product_rounds p256
+else
+	product_fail "the SQLite product scenarios with the P-256 seal could not be set up"
 fi
 
 # PostgreSQL: a schema of its own, never one the tests use.

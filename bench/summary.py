@@ -75,6 +75,9 @@ PRODUCT = [
     ("unconsented", "unconsented", "GET /v1/accounts without consent (401 + scaRedirect)", 0.55),
     ("payment", "payment", "payment creation (201)", 0.35),
     ("transactions_postgres", "postgres transactions", "transactions read on PostgreSQL", 0.40),
+    ("p256_transactions", "p256 transactions", "with a P-256 seal: transactions read (PSU present)", 0.50),
+    ("p256_unconsented", "p256 unconsented", "with a P-256 seal: GET /v1/accounts without consent", 0.55),
+    ("p256_payment", "p256 payment", "with a P-256 seal: payment creation (201)", 0.35),
 ]
 TARGET_P50_MS, TARGET_P99_MS = 0.15, 0.5
 product = {
