@@ -131,6 +131,13 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 			"set sca_oidc { issuer, client_id, client_secret } (in the shipped Caddyfile OBGW_SCA_OIDC_ISSUER, " +
 			"OBGW_SCA_OIDC_CLIENT_ID and OBGW_SCA_OIDC_CLIENT_SECRET), or run a sandbox (OBGW_ENV=sandbox)")
 	}
+	if b.idp != nil {
+		// A provider that cannot be discovered (a wrong issuer, or one
+		// that is down) is told at start, naming the setting, not first
+		// at a PSU's login. It does not stop the start: account
+		// information under existing consents needs no login.
+		go b.checkIdP(ctx)
+	}
 	if b.DataDir == "" {
 		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
 	}
@@ -216,3 +223,18 @@ var (
 	_ caddy.CleanerUpper          = (*Backend)(nil)
 	_ caddyhttp.MiddlewareHandler = (*Backend)(nil)
 )
+
+// checkIdP discovers the identity provider once at start and logs the
+// outcome: an error naming sca_oidc's issuer when it cannot be discovered.
+func (b *Backend) checkIdP(ctx caddy.Context) {
+	err := b.idp.Check(ctx)
+	switch {
+	case ctx.Err() != nil:
+		// This configuration was replaced or stopped meanwhile.
+	case err != nil:
+		b.logger.Error("sca_oidc issuer: the identity provider cannot be discovered, so PSUs cannot log in until it can: check the issuer URL (OBGW_SCA_OIDC_ISSUER) and that the provider answers",
+			zap.String("issuer", b.idp.Issuer()), zap.Error(err))
+	default:
+		b.logger.Info("sca_oidc: identity provider discovered", zap.String("issuer", b.idp.Issuer()))
+	}
+}

@@ -644,3 +644,44 @@ func productionIdPEnv() []string {
 	return []string{"OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER=https://idp.bank.invalid", "OBGW_SCA_OIDC_CLIENT_ID=obgw",
 		"OBGW_SCA_OIDC_CLIENT_SECRET=unused"}
 }
+
+// TestSCAProviderCheckedAtStart: production discovers its identity
+// provider when it starts and says so; a provider that cannot be
+// discovered (here an issuer where nothing listens) is an error in the
+// log naming sca_oidc's issuer, at start, not first at a PSU's login, and
+// the gateway still serves.
+func TestSCAProviderCheckedAtStart(t *testing.T) {
+	waitFor := func(g *gateway, want ...string) {
+		t.Helper()
+		deadline := time.Now().Add(20 * time.Second)
+		for {
+			out, found := g.logs(), true
+			for _, w := range want {
+				found = found && strings.Contains(out, w)
+			}
+			if found {
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("the log lacks %q:\n%s", want, out)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
+	d := startWithIdP(t, "sqlite", false)
+	waitFor(d.g, "identity provider discovered", d.idp.Issuer())
+
+	nowhere := fmt.Sprintf("https://127.0.0.1:%d", freePort(t))
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER="+nowhere,
+		"OBGW_SCA_OIDC_CLIENT_ID=obgw", "OBGW_SCA_OIDC_CLIENT_SECRET=obgw-secret")...)
+	const failed = "sca_oidc issuer: the identity provider cannot be discovered"
+	waitFor(g, failed, nowhere)
+	for _, line := range strings.Split(g.logs(), "\n") {
+		if strings.Contains(line, failed) && !strings.Contains(line, `"level":"error"`) {
+			t.Fatalf("not at error level: %s", line)
+		}
+	}
+	if got := send(t, client(nil), newRequest(t, g, http.MethodGet, "/healthz", nil)); got.status != 200 {
+		t.Fatalf("the gateway after the failed discovery: %d %s", got.status, got.body)
+	}
+}

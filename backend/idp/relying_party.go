@@ -208,6 +208,16 @@ func (rp *RelyingParty) discover(ctx context.Context) (*oidc.Provider, *oidc.IDT
 	return rp.provider, rp.verifier, nil
 }
 
+// Check discovers the provider now, or says why it cannot, so that a wrong
+// issuer is told when obgw starts rather than at a PSU's first login.
+func (rp *RelyingParty) Check(ctx context.Context) error {
+	_, _, err := rp.discover(ctx)
+	return err
+}
+
+// Issuer is the provider's issuer URL, as configured.
+func (rp *RelyingParty) Issuer() string { return rp.cfg.Issuer }
+
 // newProvider discovers the provider and checks that its endpoints are
 // https (or on a loopback host, as the issuer may be).
 func (rp *RelyingParty) newProvider(ctx context.Context) (*oidc.Provider, error) {
