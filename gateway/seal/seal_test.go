@@ -263,6 +263,10 @@ func TestECDSASeal(t *testing.T) {
 	if !ecdsa.VerifyASN1(s.Certificate().PublicKey.(*ecdsa.PublicKey), hash[:], raw) {
 		t.Fatalf("crypto/ecdsa does not verify the signature over %q", ss)
 	}
+	// Deterministic (RFC 6979): the same answer signs the same.
+	if again := signed(t, s, body, rid); again.Get("Signature") != sig {
+		t.Errorf("the same answer signed twice: %q and %q", sig, again.Get("Signature"))
+	}
 	v, err := tppclient.NewResponseVerifier(certPEM)
 	if err != nil {
 		t.Fatal(err)
