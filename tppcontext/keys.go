@@ -5,13 +5,13 @@ import (
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 
 	"github.com/go-jose/go-jose/v4"
+
+	"github.com/obgw/obgw/privatekey"
 )
 
 // SigningKey is an asymmetric key that signs context tokens for upstreams
@@ -28,20 +28,7 @@ type SigningKey struct {
 // ParseSigningKey reads a PEM private key: PKCS #8 Ed25519 or ECDSA P-256,
 // or SEC 1 ("EC PRIVATE KEY") P-256.
 func ParseSigningKey(pemBytes []byte) (*SigningKey, error) {
-	b, _ := pem.Decode(pemBytes)
-	if b == nil {
-		return nil, errors.New("tppcontext: no PEM block in the signing key")
-	}
-	var key any
-	var err error
-	switch b.Type {
-	case "PRIVATE KEY":
-		key, err = x509.ParsePKCS8PrivateKey(b.Bytes)
-	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(b.Bytes)
-	default:
-		return nil, fmt.Errorf("tppcontext: PEM block %q is not a private key (want PKCS #8 Ed25519 or P-256)", b.Type)
-	}
+	key, err := privatekey.Parse(pemBytes)
 	if err != nil {
 		return nil, fmt.Errorf("tppcontext: signing key: %v", err)
 	}

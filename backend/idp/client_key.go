@@ -7,15 +7,15 @@ import (
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/rsa"
-	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"github.com/obgw/obgw/privatekey"
 )
 
 // clientAssertionType is RFC 7523's client assertion type.
@@ -34,22 +34,7 @@ type ClientKey struct {
 // EC): RSA signs RS256, ECDSA P-256 ES256, Ed25519 EdDSA. kid names it in
 // the assertions' header when the provider holds several of obgw's keys.
 func ParseClientKey(pemBytes []byte, kid string) (*ClientKey, error) {
-	b, _ := pem.Decode(pemBytes)
-	if b == nil {
-		return nil, errors.New("no PEM block")
-	}
-	var key any
-	var err error
-	switch b.Type {
-	case "PRIVATE KEY":
-		key, err = x509.ParsePKCS8PrivateKey(b.Bytes)
-	case "RSA PRIVATE KEY":
-		key, err = x509.ParsePKCS1PrivateKey(b.Bytes)
-	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(b.Bytes)
-	default:
-		return nil, fmt.Errorf("PEM block %q is not a private key", b.Type)
-	}
+	key, err := privatekey.Parse(pemBytes)
 	if err != nil {
 		return nil, err
 	}

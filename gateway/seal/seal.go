@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/gateway/signature"
+	"github.com/obgw/obgw/privatekey"
 	"github.com/obgw/obgw/tppclient"
 )
 
@@ -66,9 +67,9 @@ func Load(certPEM, keyPEM []byte) (*Seal, error) {
 	if err != nil {
 		return nil, err
 	}
-	key, err := parseKey(keyPEM)
+	key, err := privatekey.Parse(keyPEM)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the seal key: %w", err)
 	}
 	s := &Seal{key: key, cert: cert, certHeader: base64.StdEncoding.EncodeToString(cert.Raw)}
 	switch k := key.(type) {
@@ -115,37 +116,6 @@ func firstCertificate(certPEM []byte) (*x509.Certificate, error) {
 			}
 			return c, nil
 		}
-	}
-}
-
-// parseKey reads the first private key block of keyPEM: PKCS #8, PKCS #1
-// (RSA) or SEC 1 (EC).
-func parseKey(keyPEM []byte) (crypto.Signer, error) {
-	for rest := keyPEM; ; {
-		var b *pem.Block
-		if b, rest = pem.Decode(rest); b == nil {
-			return nil, errors.New("no PRIVATE KEY block in the seal key PEM")
-		}
-		var key any
-		var err error
-		switch b.Type {
-		case "PRIVATE KEY":
-			key, err = x509.ParsePKCS8PrivateKey(b.Bytes)
-		case "RSA PRIVATE KEY":
-			key, err = x509.ParsePKCS1PrivateKey(b.Bytes)
-		case "EC PRIVATE KEY":
-			key, err = x509.ParseECPrivateKey(b.Bytes)
-		default:
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("the seal key: %w", err)
-		}
-		signer, ok := key.(crypto.Signer)
-		if !ok {
-			return nil, fmt.Errorf("the seal key is %T; use RSA or ECDSA P-256", key)
-		}
-		return signer, nil
 	}
 }
 
