@@ -2,6 +2,7 @@ package testpki
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/rsa"
 	"crypto/x509"
@@ -33,26 +34,39 @@ func Load(dir string) (*PKI, error) {
 		}
 		return parseCertificates(name, b)
 	}
-	readKeyPair := func(certName, keyName string) (*KeyPair, error) {
+	// readPair reads a certificate and its PKCS #8 key, and checks they
+	// belong together.
+	readPair := func(certName, keyName string) (*x509.Certificate, crypto.Signer, error) {
 		certs, err := readCerts(certName)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(certs) != 1 {
-			return nil, fmt.Errorf("testpki: %s holds %d certificates, want 1", certName, len(certs))
+			return nil, nil, fmt.Errorf("testpki: %s holds %d certificates, want 1", certName, len(certs))
 		}
 		b, err := read(keyName)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		key, err := parseKey(keyName, b)
 		if err != nil {
+			return nil, nil, err
+		}
+		if pub, ok := key.Public().(interface{ Equal(crypto.PublicKey) bool }); !ok || !pub.Equal(certs[0].PublicKey) {
+			return nil, nil, fmt.Errorf("testpki: %s does not match %s", keyName, certName)
+		}
+		return certs[0], key, nil
+	}
+	readKeyPair := func(certName, keyName string) (*KeyPair, error) {
+		cert, key, err := readPair(certName, keyName)
+		if err != nil {
 			return nil, err
 		}
-		if !key.PublicKey.Equal(certs[0].PublicKey) {
-			return nil, fmt.Errorf("testpki: %s does not match %s", keyName, certName)
+		rk, ok := key.(*rsa.PrivateKey)
+		if !ok {
+			return nil, errors.New("testpki: " + keyName + ": not an RSA key")
 		}
-		return &KeyPair{Certificate: certs[0], Key: key}, nil
+		return &KeyPair{Certificate: cert, Key: rk}, nil
 	}
 
 	p := &PKI{}
@@ -111,9 +125,15 @@ func Load(dir string) (*PKI, error) {
 		return nil, fmt.Errorf("testpki: %s is not signed by the issuing CA of %s: %w", FileBankSeal, FileQTSPCAs, err)
 	}
 	p.BankSeal.Chain = p.Issuing.chain
-	if p.BankSealEC, err = readECKeyPair(read, FileBankSealEC, FileBankSealECKey); err != nil {
+	sealEC, sealECKey, err := readPair(FileBankSealEC, FileBankSealECKey)
+	if err != nil {
 		return nil, err
 	}
+	ek, ok := sealECKey.(*ecdsa.PrivateKey)
+	if !ok {
+		return nil, errors.New("testpki: " + FileBankSealECKey + ": not an ECDSA key")
+	}
+	p.BankSealEC = &ECKeyPair{Certificate: sealEC, Key: ek}
 	if err := p.BankSealEC.Certificate.CheckSignatureFrom(p.Issuing.Certificate); err != nil {
 		return nil, fmt.Errorf("testpki: %s is not signed by the issuing CA of %s: %w", FileBankSealEC, FileQTSPCAs, err)
 	}
@@ -221,38 +241,8 @@ func parseCertificates(name string, b []byte) ([]*x509.Certificate, error) {
 	return certs, nil
 }
 
-// readECKeyPair reads a certificate and its PKCS #8 P-256 key with read.
-func readECKeyPair(read func(string) ([]byte, error), certName, keyName string) (*ECKeyPair, error) {
-	b, err := read(certName)
-	if err != nil {
-		return nil, err
-	}
-	certs, err := parseCertificates(certName, b)
-	if err != nil {
-		return nil, err
-	}
-	if len(certs) != 1 {
-		return nil, fmt.Errorf("testpki: %s holds %d certificates, want 1", certName, len(certs))
-	}
-	if b, err = read(keyName); err != nil {
-		return nil, err
-	}
-	block, _ := pem.Decode(b)
-	if block == nil || block.Type != pemPrivateKey {
-		return nil, fmt.Errorf("testpki: %s: no %s PEM block", keyName, pemPrivateKey)
-	}
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
-	if err != nil {
-		return nil, fmt.Errorf("testpki: %s: %w", keyName, err)
-	}
-	ek, ok := k.(*ecdsa.PrivateKey)
-	if !ok || !ek.PublicKey.Equal(certs[0].PublicKey) {
-		return nil, fmt.Errorf("testpki: %s is not the P-256 key of %s", keyName, certName)
-	}
-	return &ECKeyPair{Certificate: certs[0], Key: ek}, nil
-}
-
-func parseKey(name string, b []byte) (*rsa.PrivateKey, error) {
+// parseKey reads the PKCS #8 key of file name.
+func parseKey(name string, b []byte) (crypto.Signer, error) {
 	block, _ := pem.Decode(b)
 	if block == nil || block.Type != pemPrivateKey {
 		return nil, fmt.Errorf("testpki: %s: no %s PEM block", name, pemPrivateKey)
@@ -261,9 +251,9 @@ func parseKey(name string, b []byte) (*rsa.PrivateKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("testpki: %s: %w", name, err)
 	}
-	rk, ok := k.(*rsa.PrivateKey)
+	signer, ok := k.(crypto.Signer)
 	if !ok {
-		return nil, errors.New("testpki: " + name + ": not an RSA key")
+		return nil, fmt.Errorf("testpki: %s: a %T key cannot sign", name, k)
 	}
-	return rk, nil
+	return signer, nil
 }
