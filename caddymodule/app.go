@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"fmt"
 	"log/slog"
 	"os"
@@ -19,6 +18,7 @@ import (
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/gateway/seal"
+	"github.com/obgw/obgw/pemfile"
 
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -253,7 +253,7 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 	if err != nil {
 		return nil, fmt.Errorf("obgw: qtsp_cas: %v", err)
 	}
-	cas, err := parsePEMCertificates(raw)
+	cas, err := pemfile.Certificates(raw)
 	if err != nil {
 		return nil, fmt.Errorf("obgw: qtsp_cas %s: %v", a.QTSPCAs, err)
 	}
@@ -391,26 +391,3 @@ var (
 	_ caddy.Validator    = (*App)(nil)
 	_ caddy.CleanerUpper = (*App)(nil)
 )
-
-func parsePEMCertificates(raw []byte) ([]*x509.Certificate, error) {
-	var out []*x509.Certificate
-	for {
-		var b *pem.Block
-		b, raw = pem.Decode(raw)
-		if b == nil {
-			break
-		}
-		if b.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(b.Bytes)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, c)
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("no CERTIFICATE blocks found")
-	}
-	return out, nil
-}

@@ -7,7 +7,6 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
@@ -16,6 +15,7 @@ import (
 
 	"github.com/obgw/obgw/gateway/digest"
 	"github.com/obgw/obgw/gateway/signature"
+	"github.com/obgw/obgw/pemfile"
 )
 
 // ErrUnsigned is the error of Verify for a response without a Signature.
@@ -36,28 +36,16 @@ type ResponseVerifier struct {
 // NewResponseVerifier trusts the certificates in certPEM (one or more; a
 // bank rotating its seal publishes both).
 func NewResponseVerifier(certPEM []byte) (*ResponseVerifier, error) {
-	v := &ResponseVerifier{}
-	for rest := certPEM; ; {
-		var b *pem.Block
-		b, rest = pem.Decode(rest)
-		if b == nil {
-			break
-		}
-		if b.Type != "CERTIFICATE" {
-			continue
-		}
-		c, err := x509.ParseCertificate(b.Bytes)
-		if err != nil {
-			return nil, fmt.Errorf("tppclient: parse bank certificate: %w", err)
-		}
+	certs, err := pemfile.Certificates(certPEM)
+	if err != nil {
+		return nil, fmt.Errorf("tppclient: the bank certificate PEM: %w", err)
+	}
+	for _, c := range certs {
 		if _, err := sealAlgorithm(c); err != nil {
 			return nil, fmt.Errorf("tppclient: the bank certificate %q: %w", c.Subject.CommonName, err)
 		}
-		v.certs = append(v.certs, c)
 	}
-	if len(v.certs) == 0 {
-		return nil, errors.New("tppclient: no CERTIFICATE block in the bank certificate PEM")
-	}
+	v := &ResponseVerifier{certs: certs}
 	return v, nil
 }
 

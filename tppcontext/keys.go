@@ -11,7 +11,7 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
-	"github.com/obgw/obgw/privatekey"
+	"github.com/obgw/obgw/pemfile"
 )
 
 // SigningKey is an asymmetric key that signs context tokens for upstreams
@@ -28,7 +28,7 @@ type SigningKey struct {
 // ParseSigningKey reads a PEM private key: PKCS #8 Ed25519 or ECDSA P-256,
 // or SEC 1 ("EC PRIVATE KEY") P-256.
 func ParseSigningKey(pemBytes []byte) (*SigningKey, error) {
-	key, err := privatekey.Parse(pemBytes)
+	key, err := pemfile.PrivateKey(pemBytes)
 	if err != nil {
 		return nil, fmt.Errorf("tppcontext: signing key: %v", err)
 	}

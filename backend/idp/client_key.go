@@ -15,7 +15,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 
-	"github.com/obgw/obgw/privatekey"
+	"github.com/obgw/obgw/pemfile"
 )
 
 // clientAssertionType is RFC 7523's client assertion type.
@@ -34,7 +34,7 @@ type ClientKey struct {
 // EC): RSA signs RS256, ECDSA P-256 ES256, Ed25519 EdDSA. kid names it in
 // the assertions' header when the provider holds several of obgw's keys.
 func ParseClientKey(pemBytes []byte, kid string) (*ClientKey, error) {
-	key, err := privatekey.Parse(pemBytes)
+	key, err := pemfile.PrivateKey(pemBytes)
 	if err != nil {
 		return nil, err
 	}

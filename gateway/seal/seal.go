@@ -26,7 +26,6 @@ import (
 	"crypto/sha256"
 	"crypto/x509"
 	"encoding/base64"
-	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
@@ -34,7 +33,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/gateway/signature"
-	"github.com/obgw/obgw/privatekey"
+	"github.com/obgw/obgw/pemfile"
 	"github.com/obgw/obgw/tppclient"
 )
 
@@ -63,11 +62,12 @@ type Seal struct {
 // signing rsa-sha256, or ECDSA P-256 (PKCS #8 or SEC 1), signing
 // ecdsa-sha256.
 func Load(certPEM, keyPEM []byte) (*Seal, error) {
-	cert, err := firstCertificate(certPEM)
+	certs, err := pemfile.Certificates(certPEM)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("the seal certificate: %w", err)
 	}
-	key, err := privatekey.Parse(keyPEM)
+	cert := certs[0]
+	key, err := pemfile.PrivateKey(keyPEM)
 	if err != nil {
 		return nil, fmt.Errorf("the seal key: %w", err)
 	}
@@ -100,23 +100,6 @@ func Load(certPEM, keyPEM []byte) (*Seal, error) {
 		return nil, err
 	}
 	return s, nil
-}
-
-// firstCertificate is the first CERTIFICATE block of certPEM.
-func firstCertificate(certPEM []byte) (*x509.Certificate, error) {
-	for rest := certPEM; ; {
-		var b *pem.Block
-		if b, rest = pem.Decode(rest); b == nil {
-			return nil, errors.New("no CERTIFICATE block in the seal certificate PEM")
-		}
-		if b.Type == "CERTIFICATE" {
-			c, err := x509.ParseCertificate(b.Bytes)
-			if err != nil {
-				return nil, fmt.Errorf("the seal certificate: %w", err)
-			}
-			return c, nil
-		}
-	}
 }
 
 // Algorithm returns the signature algorithm the seal's key signs with:

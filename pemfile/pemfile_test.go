@@ -1,4 +1,4 @@
-package privatekey
+package pemfile
 
 import (
 	"crypto"
@@ -9,14 +9,15 @@ import (
 	"crypto/rsa"
 	"crypto/x509"
 	"encoding/pem"
+	"math/big"
 	"strings"
 	"testing"
 )
 
-// TestParse: every container of every kind reads back as the key written,
+// TestPrivateKey: every container of every kind reads back as the key written,
 // after a certificate block if one comes first; anything else is an error
 // that says what was wanted.
-func TestParse(t *testing.T) {
+func TestPrivateKey(t *testing.T) {
 	rk, _ := rsa.GenerateKey(rand.Reader, 2048)
 	ek, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	_, edk, _ := ed25519.GenerateKey(rand.Reader)
@@ -40,7 +41,7 @@ func TestParse(t *testing.T) {
 		"SEC 1":               {pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: sec1}), ek.Public()},
 		"after a certificate": {append(cert, pkcs8(ek)...), ek.Public()},
 	} {
-		k, err := Parse(c.pem)
+		k, err := PrivateKey(c.pem)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -53,8 +54,37 @@ func TestParse(t *testing.T) {
 		"a certificate only": cert,
 		"a broken key":       pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{0x30, 1}}),
 	} {
-		if _, err := Parse(in); err == nil || !(strings.Contains(err.Error(), "PRIVATE KEY")) {
+		if _, err := PrivateKey(in); err == nil || !(strings.Contains(err.Error(), "PRIVATE KEY")) {
 			t.Errorf("%s: %v", name, err)
+		}
+	}
+}
+
+// TestCertificates: every CERTIFICATE block, in order, other blocks
+// skipped; none, or one that does not parse, is an error.
+func TestCertificates(t *testing.T) {
+	k, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	var all []byte
+	for i := range 2 {
+		tmpl := &x509.Certificate{SerialNumber: big.NewInt(int64(i + 1))}
+		der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, k.Public(), k)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all = append(all, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})...)
+		all = append(all, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1}})...)
+	}
+	cs, err := Certificates(all)
+	if err != nil || len(cs) != 2 || cs[0].SerialNumber.Int64() != 1 || cs[1].SerialNumber.Int64() != 2 {
+		t.Fatalf("%v, %v", cs, err)
+	}
+	for name, in := range map[string][]byte{
+		"no PEM":  []byte("x"),
+		"no cert": pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: []byte{1}}),
+		"broken":  pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: []byte{1}}),
+	} {
+		if _, err := Certificates(in); err == nil {
+			t.Errorf("%s: no error", name)
 		}
 	}
 }
