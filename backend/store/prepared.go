@@ -22,10 +22,19 @@ type preparedDB struct {
 	mu      sync.RWMutex
 	stmts   map[string]*sql.Stmt
 	pending map[string]bool // being prepared in the background (prepareLater)
+	// counts counts each preparation and each statement run unprepared.
+	counts *statementCounter
 }
 
-func newPreparedDB(db *sql.DB) *preparedDB {
-	return &preparedDB{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}}
+func newPreparedDB(db *sql.DB, counts *statementCounter) *preparedDB {
+	return &preparedDB{db: db, stmts: map[string]*sql.Stmt{}, pending: map[string]bool{}, counts: counts}
+}
+
+// parsed counts a statement the engine parses: prepared, or run unprepared.
+func (p *preparedDB) parsed() {
+	if p.counts != nil {
+		p.counts.parsed.Add(1)
+	}
 }
 
 // prepareLater prepares query on the pool in the background, once however
@@ -60,6 +69,7 @@ func (p *preparedDB) stmt(ctx context.Context, query string) *sql.Stmt {
 	if p.prepared() >= maxPrepared {
 		return nil
 	}
+	p.parsed()
 	st, err := p.db.PrepareContext(ctx, query)
 	if err != nil {
 		return nil
@@ -91,6 +101,7 @@ func (p *preparedDB) ExecContext(ctx context.Context, query string, args ...any)
 	if st := p.stmt(ctx, query); st != nil {
 		return st.ExecContext(ctx, args...)
 	}
+	p.parsed()
 	return p.db.ExecContext(ctx, query, args...)
 }
 
@@ -98,6 +109,7 @@ func (p *preparedDB) QueryContext(ctx context.Context, query string, args ...any
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryContext(ctx, args...)
 	}
+	p.parsed()
 	return p.db.QueryContext(ctx, query, args...)
 }
 
@@ -105,6 +117,7 @@ func (p *preparedDB) QueryRowContext(ctx context.Context, query string, args ...
 	if st := p.stmt(ctx, query); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
+	p.parsed()
 	return p.db.QueryRowContext(ctx, query, args...)
 }
 
@@ -144,6 +157,7 @@ func (t preparedTx) ExecContext(ctx context.Context, query string, args ...any) 
 		return ts.ExecContext(ctx, args...)
 	}
 	t.p.prepareLater(query)
+	t.p.parsed()
 	return t.tx.ExecContext(ctx, query, args...)
 }
 
@@ -155,6 +169,7 @@ func (t preparedTx) QueryContext(ctx context.Context, query string, args ...any)
 		return t.tx.StmtContext(ctx, st).QueryContext(ctx, args...)
 	}
 	t.p.prepareLater(query)
+	t.p.parsed()
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
@@ -163,5 +178,6 @@ func (t preparedTx) QueryRowContext(ctx context.Context, query string, args ...a
 		return t.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	t.p.prepareLater(query)
+	t.p.parsed()
 	return t.tx.QueryRowContext(ctx, query, args...)
 }

@@ -20,6 +20,8 @@ type sqlStore struct {
 	queries, plainQueries tracedQuerier
 	// prepared keeps the pool's prepared statements (SQLite); nil otherwise.
 	prepared *preparedDB
+	// counts counts the statements run and parsed (statement_counts.go).
+	counts *statementCounter
 	// writers orders this process's writers (SQLite); nil otherwise.
 	writers writerTurn
 	// tx is the transaction of an Atomically view; nil otherwise.
@@ -76,7 +78,7 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		return fn(s) // already inside
 	}
 	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared}
+		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts}
 		var q querier = tx
 		if s.prepared != nil {
 			q = preparedTx{tx: tx, p: s.prepared}

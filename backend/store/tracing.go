@@ -48,14 +48,18 @@ type tracedQuerier struct {
 	q querier
 	// system is db.system.name: sqlite or postgresql.
 	system string
+	// counts counts each statement run, and each parsed when parses is
+	// set (SQLite's statements run unprepared, direct()'s).
+	counts *statementCounter
+	parses bool
 }
 
 // traceQueries makes s run its statements (s.q) through q and direct()'s
 // through plain, traced. The wrappers live in s itself, so a view made for
 // a transaction costs no allocation for them.
 func (s *sqlStore) traceQueries(q, plain querier) {
-	s.queries = tracedQuerier{q: q, system: s.d.system()}
-	s.plainQueries = tracedQuerier{q: plain, system: s.d.system()}
+	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts}
+	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect}
 	s.q = &s.queries
 }
 
@@ -68,6 +72,7 @@ func (d *dialect) system() string {
 }
 
 func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	t.count()
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.ExecContext(ctx, query, args...)
@@ -81,6 +86,7 @@ func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...a
 // QueryContext's span ends when the query has answered, before its rows
 // are read.
 func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	t.count()
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.QueryContext(ctx, query, args...)
@@ -92,6 +98,7 @@ func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...
 }
 
 func (t *tracedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	t.count()
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.QueryRowContext(ctx, query, args...)
@@ -100,6 +107,17 @@ func (t *tracedQuerier) QueryRowContext(ctx context.Context, query string, args 
 	row := t.q.QueryRowContext(ctx, query, args...)
 	endSpan(span, row.Err())
 	return row
+}
+
+// count counts a statement run through t.
+func (t *tracedQuerier) count() {
+	if t.counts == nil {
+		return
+	}
+	t.counts.run.Add(1)
+	if t.parses {
+		t.counts.parsed.Add(1)
+	}
 }
 
 // start opens the span of query under parent.
