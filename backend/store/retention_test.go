@@ -2,6 +2,8 @@ package store
 
 import (
 	"errors"
+	"fmt"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -115,6 +117,109 @@ func TestSweepCountsAbandoned(t *testing.T) {
 		wantErr(t, "Sweep", err, nil)
 		if got != (Swept{Flows: 5, Abandoned: 2}) {
 			t.Fatalf("Sweep = %+v, want 5 flows of which 2 abandoned", got)
+		}
+	})
+}
+
+// TestSweepKeepsWhatIsValid: rows on both sides of each retention
+// boundary, and rows still in force, are swept at once: everything still
+// valid, and everything that ran out no longer ago than its retention,
+// stays (with its consent's accounts); only what is past its retention
+// goes, and the counts say exactly that.
+func TestSweepKeepsWhatIsValid(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		now := time.Now().UTC().Truncate(time.Microsecond)
+		var at atomic.Pointer[time.Time]
+		at.Store(&now)
+		db.opt.Clock = func() time.Time { return *at.Load() }
+		s := db.open(t)
+		const tpp = "PSDNO-FSA-111111111"
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		a := mustAccount(t, s, c.ID, "NO9312345678903")
+		r := DefaultRetention
+		// How long ago each row ran out: negative is still in force.
+		ago := func(retention time.Duration) []time.Duration {
+			return []time.Duration{-180 * 24 * time.Hour, -time.Hour, -time.Second, time.Second, time.Hour,
+				retention - time.Minute, retention - time.Second, retention + time.Second, retention + time.Hour, 3 * retention}
+		}
+		gone := func(d, retention time.Duration) bool { return d > retention }
+		var want Swept
+		type row struct {
+			what string
+			ago  time.Duration
+			gone bool
+			get  func() error
+		}
+		var rows []row
+		for i, d := range ago(r.Flows) {
+			f := &SCAFlow{TPP: tpp, TPPSessionID: "s", RedirectURI: "https://tpp.example/cb", Purpose: "consent",
+				State: []string{FlowPending, FlowCompleted, FlowFailed}[i%3], CSRF: fmt.Sprint(i), ExpiresAt: now.Add(-d)}
+			wantErr(t, "CreateSCAFlow", s.CreateSCAFlow(ctx, f), nil)
+			rows = append(rows, row{"flow", d, gone(d, r.Flows), func() error { _, err := s.GetSCAFlow(ctx, f.ID); return err }})
+			if gone(d, r.Flows) {
+				want.Flows++
+			}
+		}
+		for i, d := range ago(r.Sessions) {
+			sid := fmt.Sprint("session-", i)
+			wantErr(t, "CompleteSession", s.CompleteSession(ctx, &Session{TPP: tpp, TPPSessionID: sid, CustomerID: c.ID, ValidUntil: now.Add(-d)}), nil)
+			rows = append(rows, row{"session", d, gone(d, r.Sessions), func() error { _, err := s.GetSession(ctx, tpp, sid); return err }})
+			if gone(d, r.Sessions) {
+				want.Sessions++
+			}
+		}
+		for i, d := range ago(r.Consents) {
+			k := &Consent{TPP: tpp, CustomerID: c.ID, AccountIDs: []string{a.ID},
+				Status: []string{ConsentValid, ConsentExpired, ConsentRevokedByPSU, ConsentTerminatedByTPP}[i%4], ValidUntil: now.Add(-d)}
+			wantErr(t, "CreateConsent", s.CreateConsent(ctx, k), nil)
+			rows = append(rows, row{"consent", d, gone(d, r.Consents), func() error {
+				got, err := s.GetConsent(ctx, k.ID)
+				if err == nil && len(got.AccountIDs) != 1 {
+					return fmt.Errorf("kept without its account: %+v", got)
+				}
+				return err
+			}})
+			if gone(d, r.Consents) {
+				want.Consents++
+			}
+		}
+		for i, d := range ago(r.SealingKeys) {
+			if d < 0 {
+				continue // a key is never made in the future
+			}
+			made := now.Add(-d)
+			at.Store(&made)
+			k := &SealingKey{ID: fmt.Sprint("key-", i), Secret: make([]byte, 32)}
+			wantErr(t, "AddSealingKey", s.AddSealingKey(ctx, k), nil)
+			rows = append(rows, row{"sealing key", d, gone(d, r.SealingKeys), func() error {
+				keys, err := s.SealingKeys(ctx)
+				for _, got := range keys {
+					if got.ID == k.ID {
+						return err
+					}
+				}
+				return ErrNotFound
+			}})
+			if gone(d, r.SealingKeys) {
+				want.SealingKeys++
+			}
+		}
+		at.Store(&now)
+
+		got, err := s.Sweep(ctx, now, r)
+		wantErr(t, "Sweep", err, nil)
+		if got != want {
+			t.Errorf("Sweep = %+v, want %+v", got, want)
+		}
+		for _, row := range rows {
+			err := row.get()
+			switch {
+			case row.gone && !errors.Is(err, ErrNotFound):
+				t.Errorf("a %s that ran out %v ago, past its retention, was kept: %v", row.what, row.ago, err)
+			case !row.gone && err != nil:
+				t.Errorf("a %s that runs out in %v (negative: ran out that long ago, within its retention) was swept: %v",
+					row.what, -row.ago, err)
+			}
 		}
 	})
 }
