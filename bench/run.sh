@@ -149,9 +149,10 @@ run_transactions || status=1
 #     the Digest of the body signed).
 #   postgres transactions: the read again with OBGW_DATABASE_URL on the
 #     schema obgw_bench of BENCH_POSTGRES_URL.
-#   p256 transactions, unconsented, payment: the SQLite paths again with
-#     the bank's seal on a P-256 key (the test PKI's bank-seal-ec.pem,
-#     ecdsa-sha256) instead of the default RSA-2048 one.
+#   p256 transactions (32 connections and 1), unconsented, payment: the
+#     SQLite paths again with the bank's seal on a P-256 key (the test
+#     PKI's bank-seal-ec.pem, ecdsa-sha256) instead of the default RSA-2048
+#     one.
 : >"$tmp/product.env"
 note() { printf '%s=%s\n' "$1" "$2" >>"$tmp/product.env"; }
 note conns "$PRODUCT_CONNS"
@@ -271,7 +272,7 @@ product_round() {
 		label="$side product $(label_of "$sc")"
 		load "$label #$round" "${sc_path[$sc]}" "$PRODUCT_CONNS" "$PRODUCT_DURATION" -status "${sc_status[$sc]}" "${once[@]}" "${args[@]}" ||
 			product_fail "$label #$round: obgw-load failed"
-		if [[ $sc == sqlite:transactions ]]; then
+		if [[ $sc == sqlite:transactions || $sc == p256:transactions ]]; then
 			load "$label 1conn #$round" "${sc_path[$sc]}" 1 "$PRODUCT_DURATION" -status "${sc_status[$sc]}" "${once[@]}" "${args[@]}" ||
 				product_fail "$label 1conn #$round: obgw-load failed"
 		fi
