@@ -34,7 +34,7 @@ func (s *Server) authenticated(role string, h handler) http.Handler {
 		if !ok {
 			c, err = s.cfg.Tokens.Verify(vals[0], s.cfg.Now())
 		}
-		if err != nil || c.RequestID != r.Header.Get("X-Request-Id") || c.Method != r.Method || c.Path != r.URL.Path {
+		if err != nil || !c.IsFor(r.Method, r.URL.Path, r.Header.Get("X-Request-Id")) {
 			refuse(bgerror.New(bgerror.CodeCertificateInvalid, "the request did not pass the bank's gateway"))
 			return
 		}

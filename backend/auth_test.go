@@ -20,14 +20,19 @@ func TestHandedOffContext(t *testing.T) {
 	c := &tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
 		Method: "GET", Path: "/v1/tpp-contacts"}
 	for _, tc := range []struct {
-		name, header string
-		want         int
+		name, header      string
+		method, path, rid string
+		want              int
 	}{
-		{"its own token", "handed-off-token", http.StatusNotFound}, // no contacts registered: served
-		{"another, forged token", "forged-token", http.StatusUnauthorized},
+		{"its own token", "handed-off-token", "GET", "/v1/tpp-contacts", rid, http.StatusNotFound}, // no contacts registered: served
+		{"another, forged token", "forged-token", "GET", "/v1/tpp-contacts", rid, http.StatusUnauthorized},
+		// A context issued for another request is refused, whatever differs.
+		{"another method", "handed-off-token", "DELETE", "/v1/tpp-contacts", rid, http.StatusUnauthorized},
+		{"another path", "handed-off-token", "GET", "/v1/accounts", rid, http.StatusUnauthorized},
+		{"another request id", "handed-off-token", "GET", "/v1/tpp-contacts", uuid.NewString(), http.StatusUnauthorized},
 	} {
-		req := httptest.NewRequest("GET", "/v1/tpp-contacts", nil)
-		req.Header.Set("X-Request-ID", rid)
+		req := httptest.NewRequest(tc.method, tc.path, nil)
+		req.Header.Set("X-Request-ID", tc.rid)
 		req.Header.Set(tppcontext.Header, tc.header)
 		req = req.WithContext(tppcontext.WithIssued(req.Context(), "handed-off-token", c))
 		rec := httptest.NewRecorder()
