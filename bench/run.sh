@@ -148,7 +148,8 @@ run_transactions || status=1
 #     the setup PSU's account, 201 (every request its own X-Request-ID,
 #     the Digest of the body signed).
 #   postgres transactions: the read again with OBGW_DATABASE_URL on the
-#     schema obgw_bench of BENCH_POSTGRES_URL.
+#     schema obgw_bench of BENCH_POSTGRES_URL; postgres-p256 transactions:
+#     the same with the P-256 seal (below), on the schema made afresh.
 #   p256 transactions (32 connections and 1), unconsented, payment: the
 #     SQLite paths again with the bank's seal on a P-256 key (the test
 #     PKI's bank-seal-ec.pem, ecdsa-sha256) instead of the default RSA-2048
@@ -165,10 +166,10 @@ product_fail() {
 }
 
 server_pid=
-start_obgw() { # variant (sqlite|postgres|p256)
+start_obgw() { # variant (sqlite|p256|postgres|postgres-p256)
 	local db= seal=()
-	[[ $1 == postgres ]] && db=$pg_obgw_url
-	[[ $1 == p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
+	[[ $1 == postgres* ]] && db=$pg_obgw_url
+	[[ $1 == *p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
 	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
 		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
 		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
@@ -323,6 +324,11 @@ else
 		product_rounds postgres
 	else
 		product_fail "the PostgreSQL product scenario could not be set up"
+	fi
+	if pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA" && product_setup postgres-p256; then
+		product_rounds postgres-p256
+	else
+		product_fail "the PostgreSQL product scenario with the P-256 seal could not be set up"
 	fi
 	pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" || true
 fi
