@@ -3,6 +3,7 @@ package backend
 import (
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -39,6 +40,10 @@ func TestHandedOffContext(t *testing.T) {
 		srv.ServeHTTP(rec, req)
 		if rec.Code != tc.want {
 			t.Errorf("%s: %d %s, want %d", tc.name, rec.Code, rec.Body, tc.want)
+		}
+		// Refused as not from the gateway, and for nothing else.
+		if tc.want == http.StatusUnauthorized && !strings.Contains(rec.Body.String(), `"code":"CERTIFICATE_INVALID"`) {
+			t.Errorf("%s: %s, want CERTIFICATE_INVALID", tc.name, rec.Body)
 		}
 	}
 }

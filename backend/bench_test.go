@@ -91,21 +91,29 @@ func historyServer(b *testing.B, kind string, n int, now time.Time) (srv *Server
 	if kind == "postgres" {
 		storetest.Analyze(b, url)
 	}
+	request, ver := gatewayRequests("bench")
+	return New(Config{Store: st, Tokens: ver}), request, accountID, psuID
+}
+
+// gatewayRequests returns a maker of GET requests as the gateway hands
+// them to the backend (an AISP's, with the PSU present, TPP-Session-ID
+// session, a context token of their own), and the verifier of those
+// tokens for the backend's Config.
+func gatewayRequests(session string) (request func(path, psuID string) *http.Request, ver *tppcontext.Verifier) {
 	key := make([]byte, 32)
 	iss, _ := tppcontext.NewIssuer(key)
-	ver, _ := tppcontext.NewVerifier(key)
-	request = func(path, psu string) *http.Request {
+	ver, _ = tppcontext.NewVerifier(key)
+	return func(path, psu string) *http.Request {
 		rid := uuid.NewString()
 		req := httptest.NewRequest("GET", path, nil)
 		tok, _ := iss.Issue(tppcontext.Context{TPP: "PSDNO-FSA-987654321", Roles: []string{"PSP_AI"}, RequestID: rid,
 			PSUID: psu, PSUPresent: true, Method: "GET", Path: req.URL.Path}, time.Now())
 		req.Header.Set("X-Request-ID", rid)
-		req.Header.Set("TPP-Session-ID", "bench")
+		req.Header.Set("TPP-Session-ID", session)
 		req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")
 		req.Header.Set(tppcontext.Header, tok)
 		return req
-	}
-	return New(Config{Store: st, Tokens: ver}), request, accountID, psuID
+	}, ver
 }
 
 // BenchmarkTransactionsPage is a page of 200 booked transactions of an

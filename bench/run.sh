@@ -328,7 +328,7 @@ else
 	if pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE; CREATE SCHEMA $PG_SCHEMA" && product_setup postgres-p256; then
 		product_rounds postgres-p256
 	else
-		product_fail "the PostgreSQL product scenario with the P-256 seal could not be set up"
+		product_fail "the PostgreSQL product scenario with the P-256 seal could not be set up ($(head -n 1 "$tmp/psql.err" | cut -c1-200))"
 	fi
 	pg "DROP SCHEMA IF EXISTS $PG_SCHEMA CASCADE" || true
 fi

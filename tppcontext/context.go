@@ -60,3 +60,10 @@ func (c *Context) HasRole(role string) bool {
 	}
 	return false
 }
+
+// IsFor reports whether c was issued for the request of method, path (as
+// the gateway saw it) and requestID (its X-Request-ID): VerifyRequest's
+// test, for a context obtained otherwise (Issued, in process).
+func (c *Context) IsFor(method, path, requestID string) bool {
+	return c.Method == method && c.Path == path && c.RequestID == requestID
+}

@@ -276,10 +276,3 @@ func (v *Verifier) VerifyRequest(token, method, path, requestID string, now time
 	}
 	return c, nil
 }
-
-// IsFor reports whether c was issued for the request of method, path (as
-// the gateway saw it) and requestID (its X-Request-ID): VerifyRequest's
-// test, for a context obtained otherwise (Issued, in process).
-func (c *Context) IsFor(method, path, requestID string) bool {
-	return c.Method == method && c.Path == path && c.RequestID == requestID
-}

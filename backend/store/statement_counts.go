@@ -7,19 +7,24 @@ import (
 	"github.com/jackc/pgx/v5"
 )
 
-// StatementCounts says how many statements a store has run since it was
-// opened, and how many times the database engine parsed one (prepared it,
-// or ran it unprepared): with every hot statement prepared once, Parsed
-// stops growing once each has been met.
+// StatementCounts says how many statements a store has run through its
+// querier (the statements of its reads and of Atomically, traced in
+// tracing.go) since it was opened, and how many times the database engine
+// parsed one (prepared it, or ran it unprepared): with every hot statement
+// prepared once, Parsed stops growing on the read paths once each of their
+// statements has been met. The store's own short write transactions (inTx:
+// a consent with its accounts, a payment, migrations) run on the bare
+// transaction and are not counted.
 //
 // On SQLite, Parsed counts the statements the store prepares and those it
 // runs unprepared (texts built per call, and a statement first met inside
-// a transaction, which is prepared for the ones after it). database/sql
+// Atomically, which is prepared for the ones after it). database/sql
 // prepares a kept statement again on each further connection of the pool
 // the first time it runs there; those, at most one per connection, are not
 // counted. On PostgreSQL it counts pgx's preparations (its statement
-// cache's misses, per connection); a statement run without arguments goes
-// through the simple protocol and is not counted.
+// cache's misses, per connection, whichever transaction runs them); an
+// Exec without arguments goes through the simple protocol and is not
+// counted.
 type StatementCounts struct {
 	Run, Parsed uint64
 }
@@ -40,6 +45,18 @@ func Statements(st Store) StatementCounts {
 // Atomically views and its prepared statements.
 type statementCounter struct {
 	run, parsed atomic.Uint64
+}
+
+// count counts a statement run through t, and its parse when t runs
+// statements unprepared (parses).
+func (t *tracedQuerier) count() {
+	if t.counts == nil {
+		return
+	}
+	t.counts.run.Add(1)
+	if t.parses {
+		t.counts.parsed.Add(1)
+	}
 }
 
 // pgxParses counts pgx's preparations into c: a pgx.QueryTracer (the

@@ -55,7 +55,7 @@ type tracedQuerier struct {
 }
 
 // traceQueries makes s run its statements (s.q) through q and direct()'s
-// through plain, traced. The wrappers live in s itself, so a view made for
+// through plain, traced and counted (statement_counts.go). The wrappers live in s itself, so a view made for
 // a transaction costs no allocation for them.
 func (s *sqlStore) traceQueries(q, plain querier) {
 	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts}
@@ -107,17 +107,6 @@ func (t *tracedQuerier) QueryRowContext(ctx context.Context, query string, args 
 	row := t.q.QueryRowContext(ctx, query, args...)
 	endSpan(span, row.Err())
 	return row
-}
-
-// count counts a statement run through t.
-func (t *tracedQuerier) count() {
-	if t.counts == nil {
-		return
-	}
-	t.counts.run.Add(1)
-	if t.parses {
-		t.counts.parsed.Add(1)
-	}
 }
 
 // start opens the span of query under parent.
