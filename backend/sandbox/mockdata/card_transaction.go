@@ -59,7 +59,8 @@ type CurrencyExchange struct {
 	MarkupFeePercentage string
 }
 
-// Address is a card acceptor's address; only Country is required.
+// Address is a card acceptor's address. The description requires only
+// Country; the dialect's tooling leaves it out, so it is checked when sent.
 type Address struct {
 	// Street is at most 70 characters.
 	Street string
