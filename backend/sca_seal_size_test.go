@@ -35,15 +35,15 @@ func TestUnconsentedRequestsLeaveTheStoreFlat(t *testing.T) {
 	for _, kind := range storeKinds() {
 		t.Run(kind, func(t *testing.T) {
 			t.Parallel()
-			var url, schema string
+			var url string
 			var size func() storeSize
 			switch kind {
 			case "sqlite":
 				url = filepath.Join(t.TempDir(), "obgw.db")
 				size = func() storeSize { return sqliteSize(t, url) }
 			case "postgres":
-				url, schema = storetest.Schema(t, "t_flat")
-				size = func() storeSize { return postgresSize(t, url, schema) }
+				url, _ = storetest.Schema(t, "t_flat")
+				size = func() storeSize { return postgresSize(t, url) }
 			}
 			st, err := store.Open(context.Background(), url, store.Options{})
 			if err != nil {
@@ -131,14 +131,19 @@ func sqliteSize(t *testing.T, path string) storeSize {
 		}
 		out.bytes += fi.Size()
 	}
-	out.rows = tableRows(t, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`)
+	out.rows = tableRows(t, db, tableNames(t, db, `SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`))
 	return out
 }
 
-// postgresSize measures schema on the PostgreSQL at url: the main fork of
-// its tables, their TOAST tables and its indexes (where rows are
-// written), and the rows of every table.
-func postgresSize(t *testing.T, url, schema string) storeSize {
+// postgresTables lists the tables of the schema a PostgreSQL store's URL
+// names (its search_path).
+const postgresTables = `SELECT table_name FROM information_schema.tables
+	WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`
+
+// postgresSize measures the store at url (its search_path's schema): the
+// main fork of its tables, their TOAST tables and its indexes (where rows
+// are written), and the rows of every table.
+func postgresSize(t *testing.T, url string) storeSize {
 	t.Helper()
 	db, err := sql.Open("pgx", url)
 	if err != nil {
@@ -149,11 +154,10 @@ func postgresSize(t *testing.T, url, schema string) storeSize {
 	if err := db.QueryRow(`SELECT coalesce(sum(pg_relation_size(c.oid, 'main') +
 			CASE WHEN c.reltoastrelid <> 0 THEN pg_relation_size(c.reltoastrelid, 'main') ELSE 0 END), 0)
 		FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-		WHERE n.nspname = $1 AND c.relkind IN ('r', 'i')`, schema).Scan(&out.bytes); err != nil {
+		WHERE n.nspname = current_schema() AND c.relkind IN ('r', 'i')`).Scan(&out.bytes); err != nil {
 		t.Fatal(err)
 	}
-	out.rows = tableRows(t, db, `SELECT table_name FROM information_schema.tables
-		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`)
+	out.rows = tableRows(t, db, tableNames(t, db, postgresTables))
 	return out
 }
 
@@ -167,16 +171,15 @@ func vacuumSchema(t *testing.T, url string) {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	for name := range tableRows(t, db, `SELECT table_name FROM information_schema.tables
-		WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'`) {
+	for _, name := range tableNames(t, db, postgresTables) {
 		if _, err := db.Exec(`VACUUM ` + name); err != nil {
 			t.Fatal(err)
 		}
 	}
 }
 
-// tableRows counts the rows of each table list names.
-func tableRows(t *testing.T, db *sql.DB, list string) map[string]int64 {
+// tableNames returns the table names the query list selects.
+func tableNames(t *testing.T, db *sql.DB, list string) []string {
 	t.Helper()
 	rows, err := db.Query(list)
 	if err != nil {
@@ -190,7 +193,15 @@ func tableRows(t *testing.T, db *sql.DB, list string) map[string]int64 {
 		}
 		names = append(names, name)
 	}
-	rows.Close()
+	if err := rows.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return names
+}
+
+// tableRows counts the rows of each of the tables names.
+func tableRows(t *testing.T, db *sql.DB, names []string) map[string]int64 {
+	t.Helper()
 	out := map[string]int64{}
 	for _, name := range names {
 		var n int64

@@ -32,9 +32,7 @@ func newPreparedDB(db *sql.DB, counts *statementCounter) *preparedDB {
 
 // parsed counts a statement the engine parses: prepared, or run unprepared.
 func (p *preparedDB) parsed() {
-	if p.counts != nil {
-		p.counts.parsed.Add(1)
-	}
+	p.counts.parsed.Add(1)
 }
 
 // prepareLater prepares query on the pool in the background, once however

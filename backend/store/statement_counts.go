@@ -50,9 +50,6 @@ type statementCounter struct {
 // count counts a statement run through t, and its parse when t runs
 // statements unprepared (parses).
 func (t *tracedQuerier) count() {
-	if t.counts == nil {
-		return
-	}
 	t.counts.run.Add(1)
 	if t.parses {
 		t.counts.parsed.Add(1)

@@ -55,8 +55,9 @@ type tracedQuerier struct {
 }
 
 // traceQueries makes s run its statements (s.q) through q and direct()'s
-// through plain, traced and counted (statement_counts.go). The wrappers live in s itself, so a view made for
-// a transaction costs no allocation for them.
+// through plain, traced and counted (statement_counts.go). The wrappers
+// live in s itself, so a view made for a transaction costs no allocation
+// for them.
 func (s *sqlStore) traceQueries(q, plain querier) {
 	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts}
 	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect}
