@@ -17,19 +17,41 @@ STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticche
 build:
 	$(GO) build -o $(BIN) ./cmd/obgw
 
+# The test PKI (testdata/pki), asked for explicitly: the shipped
+# Caddyfile's defaults are a production deployment's files under
+# /etc/obgw, and production refuses this PKI, whose private keys anyone can
+# read. Each variable set in the environment wins.
+TEST_PKI := testdata/pki
+TEST_PKI_ENV = OBGW_TLS_CERT=$${OBGW_TLS_CERT:-$(TEST_PKI)/server.pem} \
+	OBGW_TLS_KEY=$${OBGW_TLS_KEY:-$(TEST_PKI)/server-key.pem} \
+	OBGW_QTSP_CAS=$${OBGW_QTSP_CAS:-$(TEST_PKI)/qtsp-cas.pem} \
+	OBGW_CRL=$${OBGW_CRL-$(TEST_PKI)/qtsp-crl.pem} \
+	OBGW_REGISTRY=$${OBGW_REGISTRY:-$(TEST_PKI)/registry.json} \
+	OBGW_BANK_SEAL_CERT=$${OBGW_BANK_SEAL_CERT:-$(TEST_PKI)/bank-seal.pem} \
+	OBGW_BANK_SEAL_KEY=$${OBGW_BANK_SEAL_KEY:-$(TEST_PKI)/bank-seal-key.pem} \
+	OBGW_BACKEND_CA=$${OBGW_BACKEND_CA:-$(TEST_PKI)/tls-ca.pem} \
+	OBGW_BACKEND_CLIENT_CERT=$${OBGW_BACKEND_CLIENT_CERT:-$(TEST_PKI)/gateway.pem} \
+	OBGW_BACKEND_CLIENT_KEY=$${OBGW_BACKEND_CLIENT_KEY:-$(TEST_PKI)/gateway-key.pem} \
+	OBGW_UPSTREAM_CA=$${OBGW_UPSTREAM_CA:-$(TEST_PKI)/tls-ca.pem} \
+	OBGW_UPSTREAM_CLIENT_CERT=$${OBGW_UPSTREAM_CLIENT_CERT:-$(TEST_PKI)/gateway.pem} \
+	OBGW_UPSTREAM_CLIENT_KEY=$${OBGW_UPSTREAM_CLIENT_KEY:-$(TEST_PKI)/gateway-key.pem}
+
 # The shipped Caddyfile is a production deployment unless OBGW_ENV says
-# otherwise; `make run` asks for the sandbox (mock SCA, sandbox data set).
+# otherwise; `make run` asks for the sandbox (mock SCA, sandbox data set)
+# and the test PKI.
 run: build
-	OBGW_ENV=$${OBGW_ENV:-sandbox} $(BIN) run --config Caddyfile --adapter caddyfile
+	OBGW_ENV=$${OBGW_ENV:-sandbox} $(TEST_PKI_ENV) $(BIN) run --config Caddyfile --adapter caddyfile
 
 # `make run` with the SCA pages logging PSUs in at a local OpenID Connect
-# provider (obgw test-idp), as production does at the bank's.
-# `OBGW_ENV=production make run-idp` is production itself: its store, which
-# production never seeds, first gets the provider's PSUs as customers.
+# provider (obgw test-idp), as production does at the bank's. Production
+# refuses the test PKI and the test provider's published client secret:
+# `OBGW_ENV=production make run-idp` says what to replace; given a PKI of
+# the bank's own, it is production itself, whose store, which production
+# never seeds, first gets the provider's PSUs as customers.
 run-idp: build
 	[ "$${OBGW_ENV:-sandbox}" = sandbox ] || $(BIN) test-idp --seed
 	$(BIN) test-idp & trap 'kill $$!' EXIT; \
-	OBGW_ENV=$${OBGW_ENV:-sandbox} OBGW_SCA_OIDC_ISSUER=http://127.0.0.1:9998 \
+	OBGW_ENV=$${OBGW_ENV:-sandbox} $(TEST_PKI_ENV) OBGW_SCA_OIDC_ISSUER=http://127.0.0.1:9998 \
 	OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=obgw-test-secret \
 	OBGW_SCA_OIDC_CUSTOMER_CLAIM=nnin $(BIN) run --config Caddyfile --adapter caddyfile
 
@@ -62,16 +84,21 @@ staticcheck:
 
 # The shipped Caddyfile must validate with no Redis or network, and be
 # formatted as `caddy fmt` wants.
-# Production (the default) needs an identity provider: validated with one
-# that is never called (discovery happens at the first login). A bank's own
-# upstream needs the context tokens' signing key: the test PKI's.
+# With the test PKI, in a sandbox; a bank's own upstream needs the context
+# tokens' signing key: the test PKI's. Production (the default) with the
+# test PKI must be refused, naming the settings to replace (production
+# itself is validated by the integration tests, on a PKI of their own).
 validate: build
-	@set -e; for env in "OBGW_ENV=sandbox" \
-	  "OBGW_SCA_OIDC_ISSUER=https://idp.bank.example OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=x" \
-	  "OBGW_BACKEND=proxy" "OBGW_BACKEND=upstream OBGW_CONTEXT_SIGNING_KEY_FILE=testdata/pki/context-signing-key.pem"; do \
-	  out=$$(env $$env $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1) || { echo "validate ($$env):"; echo "$$out"; exit 1; }; \
+	@set -e; for env in "OBGW_ENV=sandbox" "OBGW_ENV=sandbox OBGW_BACKEND=proxy" \
+	  "OBGW_ENV=sandbox OBGW_BACKEND=upstream OBGW_CONTEXT_SIGNING_KEY_FILE=testdata/pki/context-signing-key.pem"; do \
+	  out=$$(env $$env $(TEST_PKI_ENV) $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1) || { echo "validate ($$env):"; echo "$$out"; exit 1; }; \
 	  echo "validate ($$env): $$(echo "$$out" | tail -n 1)"; \
 	done
+	@out=$$(env OBGW_ENV=production OBGW_SCA_OIDC_ISSUER=https://idp.bank.example OBGW_SCA_OIDC_CLIENT_ID=obgw OBGW_SCA_OIDC_CLIENT_SECRET=x \
+	  $(TEST_PKI_ENV) $(BIN) validate --config Caddyfile --adapter caddyfile 2>&1) && { echo "production with the test PKI was not refused:"; echo "$$out"; exit 1; }; \
+	for setting in OBGW_QTSP_CAS OBGW_CRL OBGW_REGISTRY OBGW_BANK_SEAL_CERT OBGW_TLS_CERT; do \
+	  echo "$$out" | grep -q "$$setting" || { echo "the refusal of the test PKI in production does not name $$setting:"; echo "$$out"; exit 1; }; \
+	done; echo "validate (production with the test PKI): refused, naming every setting"
 	@for f in Caddyfile policies/*.caddy integration/testdata/*.Caddyfile testdata/split/*.Caddyfile; do \
 	  out=$$($(BIN) fmt --diff $$f 2>&1) || { echo "$$f is not caddy-formatted:"; echo "$$out"; exit 1; }; \
 	done; echo "caddy fmt: clean"

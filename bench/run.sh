@@ -29,6 +29,11 @@ PG_SCHEMA=obgw_bench
 PORT=${BENCH_PORT:-9443}
 UPSTREAM=${BENCH_UPSTREAM:-9090}
 export BENCH_PORT=$PORT BENCH_UPSTREAM=$UPSTREAM
+# The test PKI, which the shipped Caddyfile (production defaults under
+# /etc/obgw) is given explicitly, in a sandbox.
+TEST_PKI=(OBGW_TLS_CERT=testdata/pki/server.pem OBGW_TLS_KEY=testdata/pki/server-key.pem
+	OBGW_QTSP_CAS=testdata/pki/qtsp-cas.pem OBGW_CRL=testdata/pki/qtsp-crl.pem OBGW_REGISTRY=testdata/pki/registry.json
+	OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-key.pem)
 # The shipped Caddyfile's health listener, away from anything else running.
 export OBGW_HEALTH_PORT=${OBGW_HEALTH_PORT:-$((PORT + 2))}
 mkdir -p bench/results
@@ -99,7 +104,7 @@ run_server_enforced
 # sends each pre-signed request once, signing them all before the clock
 # starts; its one-second warm-up sizes the pool.
 run_transactions() {
-	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess \
+	env "${TEST_PKI[@]}" OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess \
 		OBGW_DATA_DIR="$tmp/data" OBGW_DATABASE_URL= OBGW_REDIS_URL= OBGW_OCSP=off \
 		bin/obgw run --config Caddyfile --adapter caddyfile >"$tmp/transactions.log" 2>&1 &
 	local pid=$! setup k v account='' psu='' session='' ok=0
@@ -170,7 +175,7 @@ start_obgw() { # variant (sqlite|p256|postgres|postgres-p256)
 	local db= seal=()
 	[[ $1 == postgres* ]] && db=$pg_obgw_url
 	[[ $1 == *p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
-	env OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
+	env "${TEST_PKI[@]}" OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
 		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
 		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
 	server_pid=$!

@@ -166,11 +166,17 @@ func (a *App) Provision(ctx caddy.Context) error {
 	if err := a.metrics.register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("obgw: metrics: %v", err)
 	}
+	a.backendOnly = a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == ""
+	if !a.backendOnly {
+		// Before any setting is loaded, so that the error names them all.
+		if err := a.refusePublishedTrust(ctx); err != nil {
+			return err
+		}
+	}
 	if err := a.loadSeal(); err != nil {
 		return err
 	}
-	if a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == "" {
-		a.backendOnly = true
+	if a.backendOnly {
 		return nil
 	}
 	if a.BodyMemory <= 0 {

@@ -126,6 +126,11 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 	if b.idp, b.idpRedirect, err = b.SCAOIDC.relyingParty(b.logger); err != nil {
 		return fmt.Errorf("obgw_backend: sca_oidc: %v", err)
 	}
+	if b.Environment == EnvProduction {
+		if err := b.SCAOIDC.refusePublished(); err != nil {
+			return fmt.Errorf("obgw_backend: sca_oidc: %v", err)
+		}
+	}
 	if b.idp == nil && b.Environment == EnvProduction {
 		return fmt.Errorf("obgw_backend: production needs an SCA provider, and sca_oidc has no issuer: " +
 			"set sca_oidc { issuer, client_id, client_secret } (in the shipped Caddyfile OBGW_SCA_OIDC_ISSUER, " +

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/testpki/published"
 )
 
 // SCAOIDC points the SCA pages at the bank's OpenID Connect identity
@@ -97,6 +99,32 @@ func (o *SCAOIDC) relyingParty(logger *zap.Logger) (*idp.RelyingParty, string, e
 	}
 	rp, err := idp.New(cfg)
 	return rp, redirect, err
+}
+
+// refusePublished refuses, for production, the credentials this
+// repository publishes for its test identity provider: its client secret
+// (`obgw test-idp`'s, which `make run-idp` uses) and any key of the test
+// PKI as private_key_file. The relying party has read both already.
+func (o *SCAOIDC) refusePublished() error {
+	if o == nil {
+		return nil
+	}
+	var found []string
+	if secret, err := secretValue("client_secret", o.ClientSecret, o.ClientSecretFile); err == nil && published.Secret(secret) {
+		found = append(found, "client_secret (OBGW_SCA_OIDC_CLIENT_SECRET, OBGW_SCA_OIDC_CLIENT_SECRET_FILE) is the test identity provider's, published in this repository")
+	}
+	if o.PrivateKeyFile != "" {
+		if raw, err := os.ReadFile(o.PrivateKeyFile); err == nil {
+			if _, keys, _ := pemContents(raw); slices.ContainsFunc(keys, published.PublicKey) {
+				found = append(found, fmt.Sprintf("private_key_file (OBGW_SCA_OIDC_PRIVATE_KEY_FILE) %s is a key of the published test PKI", o.PrivateKeyFile))
+			}
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	return fmt.Errorf("a production deployment uses no published test credential: %s; register obgw at your bank's identity provider and give the credentials it issues",
+		strings.Join(found, "; "))
 }
 
 // unmarshalSCAOIDC reads the sca_oidc block:

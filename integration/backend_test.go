@@ -55,7 +55,7 @@ func (s *tppSession) call(method, path string, psuPresent bool) response {
 	if psuPresent {
 		req.Header.Set("PSU-IP-Address", "192.0.2.10")
 	}
-	if err := signer(s.t, s.tpp).Sign(req, nil); err != nil {
+	if err := s.g.signer(s.t, s.tpp).Sign(req, nil); err != nil {
 		s.t.Fatal(err)
 	}
 	return send(s.t, s.c, req)

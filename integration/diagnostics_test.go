@@ -29,7 +29,7 @@ func psuAddedAfterSigning(t *testing.T, g *gateway) *http.Request {
 	t.Helper()
 	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
 	req.Header.Set("TPP-Session-ID", "diag-1")
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("PSU-ID", diagnosticsPSUID)
@@ -42,7 +42,7 @@ func redirectChangedAfterSigning(t *testing.T, g *gateway) *http.Request {
 	t.Helper()
 	req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
 	req.Header.Set("PSU-ID", diagnosticsPSUID)
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
 	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb?state=2")
@@ -58,7 +58,7 @@ func bodyChangedAfterSigning(t *testing.T, g *gateway) *http.Request {
 	t.Helper()
 	req := newRequest(t, g, http.MethodPost, "/v1/sandbox/customers", customerBody)
 	req.Header.Del("TPP-Redirect-URI")
-	if err := signer(t, "tpp").Sign(req, customerBody); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, customerBody); err != nil {
 		t.Fatal(err)
 	}
 	req.Body, req.ContentLength = io.NopCloser(bytes.NewReader(prettyCustomer)), int64(len(prettyCustomer))
@@ -181,7 +181,7 @@ func TestSignatureCheckEndpoint(t *testing.T) {
 	req := newRequest(t, g, http.MethodPost, "/api-sandbox/v1/sandbox/signature-check", customerBody)
 	req.Header.Del("TPP-Redirect-URI")
 	req.Header.Set("PSU-ID", diagnosticsPSUID)
-	if err := signer(t, "tpp").Sign(req, customerBody); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, customerBody); err != nil {
 		t.Fatal(err)
 	}
 	signed := req.Header.Clone()
@@ -255,7 +255,7 @@ func TestSignatureCheckEndpoint(t *testing.T) {
 
 	// Other methods are refused.
 	req = newRequest(t, g, http.MethodGet, "/v1/sandbox/signature-check", nil)
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := send(t, c, req); got.status != 405 || got.err.code() != "SERVICE_INVALID" {
@@ -266,7 +266,7 @@ func TestSignatureCheckEndpoint(t *testing.T) {
 		g := startGateway(t, "Caddyfile", append(append(databaseEnv(t, "sqlite"), "OBGW_ENV=production"), productionIdPEnv()[1:]...)...)
 		req := newRequest(t, g, http.MethodPost, "/v1/sandbox/signature-check", customerBody)
 		req.Header.Del("TPP-Redirect-URI")
-		if err := signer(t, "tpp").Sign(req, customerBody); err != nil {
+		if err := g.signer(t, "tpp").Sign(req, customerBody); err != nil {
 			t.Fatal(err)
 		}
 		if got := send(t, client(nil), req); got.status != 404 || got.err.code() != "RESOURCE_UNKNOWN" {

@@ -202,14 +202,14 @@ func TestProductionByDefault(t *testing.T) {
 	c := client(nil)
 	req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
 	req.Header.Del("TPP-Redirect-URI")
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
 	if got := send(t, c, req); got.status != http.StatusNotFound {
 		t.Fatalf("sandbox initialize without OBGW_ENV: %d %s", got.status, got.body)
 	}
 	req = newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
-	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+	if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
 	got := send(t, c, req)

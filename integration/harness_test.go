@@ -31,8 +31,14 @@ import (
 var (
 	repoRoot string
 	binary   string
-	pki      *testpki.PKI
-	tlsRoots *x509.CertPool
+	// pki is the published test PKI (testdata/pki), which sandboxes trust
+	// and production deployments refuse; productionPKI is a PKI like it,
+	// generated afresh and never published, for the production
+	// deployments of the tests (written to productionPKIDir).
+	pki              *testpki.PKI
+	productionPKI    *testpki.PKI
+	productionPKIDir string
+	tlsRoots         *x509.CertPool
 )
 
 func TestMain(m *testing.M) {
@@ -71,7 +77,50 @@ func run(m *testing.M) int {
 		fmt.Fprintln(os.Stderr, "loading tls-ca.pem:", err)
 		return 1
 	}
+	if productionPKI, err = testpki.GenerateUnpublished(time.Now()); err != nil {
+		fmt.Fprintln(os.Stderr, "generating the production PKI:", err)
+		return 1
+	}
+	productionPKIDir = filepath.Join(tmp, "production-pki")
+	if err := productionPKI.WriteDir(productionPKIDir); err != nil {
+		fmt.Fprintln(os.Stderr, "writing the production PKI:", err)
+		return 1
+	}
+	tlsRoots.AddCert(productionPKI.TLSCA.Certificate)
 	return m.Run()
+}
+
+// pkiEnv points every trust setting of the shipped Caddyfile at a PKI:
+// the published test PKI for a sandbox, which `make run` asks for too, or
+// the unpublished one for production, which refuses the test PKI.
+func pkiEnv(production bool) []string {
+	dir := "testdata/pki"
+	if production {
+		dir = productionPKIDir
+	}
+	var env []string
+	for _, v := range [][2]string{
+		{"OBGW_TLS_CERT", testpki.FileServer}, {"OBGW_TLS_KEY", testpki.FileServerKey},
+		{"OBGW_QTSP_CAS", testpki.FileQTSPCAs}, {"OBGW_CRL", testpki.FileQTSPCRL}, {"OBGW_REGISTRY", testpki.FileRegistry},
+		{"OBGW_BANK_SEAL_CERT", testpki.FileBankSeal}, {"OBGW_BANK_SEAL_KEY", testpki.FileBankSealKey},
+		{"OBGW_BACKEND_CA", testpki.FileTLSCA}, {"OBGW_BACKEND_CLIENT_CERT", testpki.FileGateway}, {"OBGW_BACKEND_CLIENT_KEY", testpki.FileGatewayKey},
+		{"OBGW_UPSTREAM_CA", testpki.FileTLSCA}, {"OBGW_UPSTREAM_CLIENT_CERT", testpki.FileGateway}, {"OBGW_UPSTREAM_CLIENT_KEY", testpki.FileGatewayKey},
+	} {
+		env = append(env, v[0]+"="+filepath.Join(dir, v[1]))
+	}
+	return env
+}
+
+// productionEnv reports whether env (the last OBGW_ENV of it; the harness
+// asks for a sandbox unless told otherwise) starts a production deployment.
+func productionEnv(env []string) bool {
+	production := false
+	for _, e := range env {
+		if v, ok := strings.CutPrefix(e, "OBGW_ENV="); ok {
+			production = v != "sandbox"
+		}
+	}
+	return production
 }
 
 // freePort returns a loopback port nobody listens on right now.
@@ -97,6 +146,9 @@ type gateway struct {
 	fixtureWhy string
 	// basePath is OBGW_BASE_PATH when the test set it.
 	basePath string
+	// pki is the PKI the gateway trusts: pki for a sandbox, productionPKI
+	// for production.
+	pki *testpki.PKI
 }
 
 // startGateway runs the binary with config (relative to the repo root) and
@@ -127,10 +179,14 @@ func start(t testing.TB, config string, port int, useTLS bool, env ...string) *g
 	admin := freePort(t)
 	health := freePort(t)
 	g := &gateway{addr: fmt.Sprintf("localhost:%d", port), admin: fmt.Sprintf("127.0.0.1:%d", admin),
-		health: fmt.Sprintf("127.0.0.1:%d", health), output: new(bytes.Buffer)}
+		health: fmt.Sprintf("127.0.0.1:%d", health), output: new(bytes.Buffer), pki: pki}
+	production := productionEnv(env)
+	if production {
+		g.pki = productionPKI
+	}
 	g.cmd = exec.Command(binary, "run", "--config", config, "--adapter", "caddyfile")
 	g.cmd.Dir = repoRoot
-	g.cmd.Env = append(os.Environ(),
+	g.cmd.Env = append(append(os.Environ(), pkiEnv(production)...),
 		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", admin),
 		// The shipped Caddyfile's plain-HTTP health listener.
 		fmt.Sprintf("OBGW_HEALTH_PORT=%d", health),
@@ -251,10 +307,23 @@ func client(qwac *testpki.KeyPair) *http.Client {
 	}}
 }
 
-// signer returns a tppclient signer for the test TPP id.
+// signer returns a tppclient signer for the test TPP id of the published
+// test PKI, which sandboxes trust.
 func signer(t testing.TB, id string) *tppclient.Signer {
 	t.Helper()
-	tpp := pki.TPP(id)
+	return signerOf(t, pki, id)
+}
+
+// signer returns a tppclient signer for the test TPP id of the PKI g
+// trusts.
+func (g *gateway) signer(t testing.TB, id string) *tppclient.Signer {
+	t.Helper()
+	return signerOf(t, g.pki, id)
+}
+
+func signerOf(t testing.TB, p *testpki.PKI, id string) *tppclient.Signer {
+	t.Helper()
+	tpp := p.TPP(id)
 	if tpp == nil {
 		t.Fatalf("no test TPP %q", id)
 	}

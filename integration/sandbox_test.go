@@ -21,7 +21,7 @@ func TestSandboxThroughGateway(t *testing.T) {
 			c := client(nil)
 			req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
 			req.Header.Del("TPP-Redirect-URI")
-			if err := signer(t, "tpp").Sign(req, nil); err != nil {
+			if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
 				t.Fatal(err)
 			}
 			got := send(t, c, req)
@@ -37,7 +37,7 @@ func TestSandboxThroughGateway(t *testing.T) {
 			body := []byte(`{"customerNumber":"01019912345","name":"Test Testperson","type":"private"}`)
 			req = newRequest(t, g, http.MethodPost, "/v1/sandbox/customers", body)
 			req.Header.Del("TPP-Redirect-URI")
-			if err := signer(t, "tpp").Sign(req, body); err != nil {
+			if err := g.signer(t, "tpp").Sign(req, body); err != nil {
 				t.Fatal(err)
 			}
 			if got := send(t, c, req); got.status != 201 || !strings.Contains(string(got.body), `"customerType":"PRIVATE"`) {

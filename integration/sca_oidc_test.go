@@ -146,7 +146,7 @@ func (d *idpDeployment) startFlowFor(t *testing.T, s *tppSession, redirect strin
 	if app {
 		req.Header.Set("TPP-Redirect-Preferred", "false")
 	}
-	if err := signer(t, s.tpp).Sign(req, payment); err != nil {
+	if err := s.g.signer(t, s.tpp).Sign(req, payment); err != nil {
 		t.Fatal(err)
 	}
 	got := send(t, s.c, req)
@@ -625,14 +625,14 @@ func TestProductionSCARefusals(t *testing.T) {
 func TestProductionNeedsSCAProvider(t *testing.T) {
 	cmd := exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
 	cmd.Dir = repoRoot
-	cmd.Env = append(os.Environ(), "OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER=", "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
+	cmd.Env = append(append(os.Environ(), pkiEnv(true)...), "OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER=", "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())
 	out, err := cmd.CombinedOutput()
 	if err == nil || !strings.Contains(string(out), "OBGW_SCA_OIDC_ISSUER") || !strings.Contains(string(out), "sca_oidc") {
 		t.Fatalf("production without a provider: %v\n%s", err, out)
 	}
 	cmd = exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
 	cmd.Dir = repoRoot
-	cmd.Env = append(os.Environ(), append(productionIdPEnv(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())...)
+	cmd.Env = append(append(os.Environ(), pkiEnv(true)...), append(productionIdPEnv(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())...)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("production with a provider: %v\n%s", err, out)
 	}

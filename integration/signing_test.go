@@ -40,12 +40,14 @@ type signatureCheck struct{}
 func (signatureCheck) name() string { return "bank signature" }
 
 // sealVerifier is the TPP's verifier of the bank's seals, built once: the
-// test PKI's RSA seal (the shipped default) and its P-256 one, as a TPP
-// trusts both seals of a bank that publishes two.
+// test PKI's RSA seal (the sandbox default) and its P-256 one, as a TPP
+// trusts both seals of a bank that publishes two, and the production
+// deployments' (productionPKI).
 var sealVerifier = sync.OnceValues(func() (*tppclient.ResponseVerifier, error) {
 	return tppclient.NewResponseVerifier(append(
 		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSeal.Certificate.Raw}),
-		pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSealEC.Certificate.Raw})...))
+		append(pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: pki.BankSealEC.Certificate.Raw}),
+			pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: productionPKI.BankSeal.Certificate.Raw})...)...))
 })
 
 func (signatureCheck) check(x *exchange) error {

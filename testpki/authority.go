@@ -14,6 +14,8 @@ import (
 	"math/big"
 	"strings"
 	"time"
+
+	"github.com/obgw/obgw/testpki/published"
 )
 
 // Authority is a certificate authority that can issue certificates and CRLs.
@@ -24,6 +26,9 @@ type Authority struct {
 	// chain holds the non-root CA certificates from this one upwards,
 	// excluding a self-signed root, for KeyPair.Chain.
 	chain []*x509.Certificate
+	// unmarked: this CA and what it issues carry no test PKI mark
+	// (GenerateUnpublished).
+	unmarked bool
 }
 
 // KeyPair is an issued certificate and its private key.
@@ -65,7 +70,13 @@ func (k *KeyPair) TLSCertificate() tls.Certificate {
 }
 
 // NewRootAuthority creates a self-signed CA with a fresh RSA key of bits.
+// It and every certificate it issues carry the test PKI's mark (package
+// published), which production deployments refuse.
 func NewRootAuthority(subject pkix.Name, notBefore, notAfter time.Time, bits int) (*Authority, error) {
+	return newRootAuthority(subject, notBefore, notAfter, bits, false)
+}
+
+func newRootAuthority(subject pkix.Name, notBefore, notAfter time.Time, bits int, unmarked bool) (*Authority, error) {
 	key, err := rsa.GenerateKey(rand.Reader, bits)
 	if err != nil {
 		return nil, fmt.Errorf("testpki: generating key for %s: %w", subject.CommonName, err)
@@ -73,6 +84,9 @@ func NewRootAuthority(subject pkix.Name, notBefore, notAfter time.Time, bits int
 	tmpl, err := caTemplate(subject, notBefore, notAfter, false)
 	if err != nil {
 		return nil, err
+	}
+	if !unmarked {
+		published.Mark(tmpl)
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
@@ -82,7 +96,7 @@ func NewRootAuthority(subject pkix.Name, notBefore, notAfter time.Time, bits int
 	if err != nil {
 		return nil, fmt.Errorf("testpki: parsing %s: %w", subject.CommonName, err)
 	}
-	return &Authority{Certificate: cert, Key: key}, nil
+	return &Authority{Certificate: cert, Key: key, unmarked: unmarked}, nil
 }
 
 // NewSubordinate creates a CA issued by a that may issue end-entity
@@ -100,13 +114,17 @@ func (a *Authority) NewSubordinate(subject pkix.Name, notBefore, notAfter time.T
 	if err != nil {
 		return nil, err
 	}
-	return &Authority{Certificate: cert, Key: key, chain: append([]*x509.Certificate{cert}, a.chain...)}, nil
+	return &Authority{Certificate: cert, Key: key, chain: append([]*x509.Certificate{cert}, a.chain...), unmarked: a.unmarked}, nil
 }
 
-// Issue signs tmpl for pub with SHA-256 and RSA PKCS #1 v1.5.
+// Issue signs tmpl for pub with SHA-256 and RSA PKCS #1 v1.5, adding the
+// test PKI's mark to tmpl's policies unless a is unmarked.
 func (a *Authority) Issue(tmpl *x509.Certificate, pub crypto.PublicKey) (*x509.Certificate, error) {
 	if a.Key == nil {
 		return nil, fmt.Errorf("testpki: %s has no private key (loaded from disk?)", a.Certificate.Subject.CommonName)
+	}
+	if !a.unmarked {
+		published.Mark(tmpl)
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, a.Certificate, pub, a.Key)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 )
@@ -140,8 +141,28 @@ func (p *PKI) IntermediatePool() *x509.CertPool {
 // Generate creates a fresh test PKI valid around now: CAs from two years
 // before now for 30 years, certificates from an hour before now for 25
 // years, except the "expired" TPP's, which ended a day before now. Keys are
-// RSA-2048 except the "rsa3072" and "rsa4096" TPPs'.
+// RSA-2048 except the "rsa3072" and "rsa4096" TPPs'. Every certificate
+// carries the test PKI's mark (package published): a production
+// deployment refuses to trust any of it.
 func Generate(now time.Time) (*PKI, error) {
+	return generate(now, tppSpecs, false)
+}
+
+// GenerateUnpublished is Generate without the test PKI's mark, for tests
+// of production deployments, which refuse the published test PKI: its
+// keys are fresh and never written to the repository, and its TPPs have
+// organisation identifiers of their own (PSDNO-FSA-1234543xx), so that
+// its register is not the test register either. `obgw testpki` never
+// writes one, and Load reads only Generate's.
+func GenerateUnpublished(now time.Time) (*PKI, error) {
+	specs := slices.Clone(tppSpecs)
+	for i := range specs {
+		specs[i].number = "1234543" + specs[i].number[len(specs[i].number)-2:]
+	}
+	return generate(now, specs, true)
+}
+
+func generate(now time.Time, specs []tppSpec, unmarked bool) (*PKI, error) {
 	now = now.UTC().Truncate(time.Second)
 	caFrom, caUntil := now.AddDate(-2, 0, 0), now.AddDate(caYears, 0, 0)
 	from, until := now.Add(-time.Hour), now.AddDate(certYears, 0, 0)
@@ -151,24 +172,24 @@ func Generate(now time.Time) (*PKI, error) {
 	}
 	p := &PKI{}
 	var err error
-	if p.Root, err = NewRootAuthority(qtsp("Test QTSP Root CA"), caFrom, caUntil, 2048); err != nil {
+	if p.Root, err = newRootAuthority(qtsp("Test QTSP Root CA"), caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
 	if p.Issuing, err = p.Root.NewSubordinate(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048); err != nil {
 		return nil, err
 	}
-	if p.Impostor, err = NewRootAuthority(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048); err != nil {
+	if p.Impostor, err = newRootAuthority(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
 	bank := pkix.Name{CommonName: "Test Bank TLS CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
-	if p.TLSCA, err = NewRootAuthority(bank, caFrom, caUntil, 2048); err != nil {
+	if p.TLSCA, err = newRootAuthority(bank, caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
 	if p.Server, err = issueServer(p.TLSCA, from, until); err != nil {
 		return nil, err
 	}
 	gw := pkix.Name{CommonName: "Test Bank Gateway CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
-	if p.GatewayCA, err = NewRootAuthority(gw, caFrom, caUntil, 2048); err != nil {
+	if p.GatewayCA, err = newRootAuthority(gw, caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
 	if p.Gateway, err = issueGateway(p.GatewayCA, from, until); err != nil {
@@ -183,21 +204,21 @@ func Generate(now time.Time) (*PKI, error) {
 	}
 
 	// The TPPs' keys are most of the work (RSA-4096 ones take seconds):
-	// generate them on every CPU, keeping the order of tppSpecs.
-	tpps := make([]*TPP, len(tppSpecs))
-	errs := make([]error, len(tppSpecs))
+	// generate them on every CPU, keeping the order of specs.
+	tpps := make([]*TPP, len(specs))
+	errs := make([]error, len(specs))
 	next := make(chan int)
 	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(tppSpecs)) {
+	for range min(runtime.GOMAXPROCS(0), len(specs)) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range next {
-				tpps[i], errs[i] = generateTPP(p, tppSpecs[i], now, from, until)
+				tpps[i], errs[i] = generateTPP(p, specs[i], now, from, until)
 			}
 		}()
 	}
-	for i := range tppSpecs {
+	for i := range specs {
 		next <- i
 	}
 	close(next)
@@ -206,7 +227,7 @@ func Generate(now time.Time) (*PKI, error) {
 		return nil, err
 	}
 	var revoked []*big.Int
-	for i, s := range tppSpecs {
+	for i, s := range specs {
 		if s.revoked {
 			revoked = append(revoked, tpps[i].Seal.Certificate.SerialNumber, tpps[i].Web.Certificate.SerialNumber)
 		}

@@ -18,6 +18,7 @@ import (
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/testidp"
+	"github.com/obgw/obgw/testpki/published"
 )
 
 // testIDPUsers are the PSUs of the sandbox data set (backend/sandbox), as
@@ -57,7 +58,7 @@ For tests and demos only: it prints the passwords, and stops on Ctrl-C.
 		CobraFunc: func(cmd *cobra.Command) {
 			cmd.Flags().String("listen", "127.0.0.1:9998", "Address to serve on (host:port); the issuer is http://<address>")
 			cmd.Flags().String("client-id", "obgw", "Client id of the relying party")
-			cmd.Flags().String("client-secret", "obgw-test-secret", "Client secret of the relying party")
+			cmd.Flags().String("client-secret", published.TestIdPClientSecret, "Client secret of the relying party")
 			cmd.Flags().StringArray("redirect", []string{
 				"https://localhost:8443/api-sandbox/v1/sca/callback",
 				"https://localhost:8443/v1/sca/callback",

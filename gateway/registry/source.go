@@ -55,6 +55,16 @@ func ParseFile(raw []byte) (*File, error) {
 	return f, nil
 }
 
+// OrganizationIdentifiers returns the identifiers the register lists,
+// in no set order.
+func (f *File) OrganizationIdentifiers() []string {
+	ids := make([]string, 0, len(f.entries))
+	for id := range f.entries {
+		ids = append(ids, id)
+	}
+	return ids
+}
+
 // Lookup implements Source.
 func (f *File) Lookup(_ context.Context, orgID string) (*Entry, error) {
 	if e, ok := f.entries[orgID]; ok {
