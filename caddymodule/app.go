@@ -142,6 +142,10 @@ type App struct {
 	validity    validity // of the CAs and CRLs loaded, for the metrics
 	state       *sharedState
 	stateKey    string
+	// registryFile is the register when it is a file, for the start-up
+	// report; nil for an http register.
+	registryFile *registry.File
+	ctx          caddy.Context
 }
 
 // CaddyModule returns the Caddy module information.
@@ -159,6 +163,7 @@ func (a *App) Provision(ctx caddy.Context) error {
 		a.Environment = EnvProduction
 	}
 	a.slog = ctx.Slogger()
+	a.ctx = ctx
 	a.jobs = new(jobs)
 	// The process's collectors, still counting, in this configuration's
 	// registry (a reload brings a new one).
@@ -301,7 +306,9 @@ func (a *App) registrySource() (registry.Source, error) {
 	case strings.HasPrefix(a.Registry, "https://") || strings.HasPrefix(a.Registry, "http://"):
 		return &registry.HTTP{BaseURL: strings.TrimSuffix(a.Registry, "/")}, nil
 	default:
-		return registry.LoadFile(a.Registry)
+		f, err := registry.LoadFile(a.Registry)
+		a.registryFile = f
+		return f, err
 	}
 }
 
@@ -330,6 +337,7 @@ func (a *App) Cleanup() error {
 // Start starts the background work the handlers of this configuration
 // asked for (jobs.go).
 func (a *App) Start() error {
+	a.reportTrust(a.ctx)
 	a.metrics.publishValidity(a.validity)
 	a.jobs.start(a)
 	a.listenCheck = time.AfterFunc(listenCheckDelay, a.warnSharedListeners)

@@ -18,6 +18,9 @@ type validity struct {
 	cas  []*x509.Certificate
 	// seal is bank_seal_cert's certificate (loadSeal), nil without one.
 	seal *x509.Certificate
+	// tls are the certificates the sites serve (siteCertificates, at
+	// Start).
+	tls []*x509.Certificate
 }
 
 // Kinds of obgw_certificate_expiry_timestamp_seconds.

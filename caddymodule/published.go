@@ -125,7 +125,11 @@ func (a *App) publishedTrust(ctx caddy.Context) []trustFinding {
 			}
 			if len(tpps) > 0 {
 				slices.Sort(tpps)
-				add(settingRegistry, fmt.Sprintf("%s lists the test TPPs %s", a.Registry, strings.Join(tpps, ", ")), replaceRegistry)
+				what := fmt.Sprintf("%s lists %d test TPPs (%s", a.Registry, len(tpps), strings.Join(tpps[:min(len(tpps), 2)], ", "))
+				if len(tpps) > 2 {
+					what += ", ..."
+				}
+				add(settingRegistry, what+")", replaceRegistry)
 			}
 		}
 	}

@@ -25,7 +25,9 @@ func init() {
 }
 
 // Ready is the obgw_ready handler (/readyz): 200 when the backend database
-// answers and, with Redis configured, Redis does; 503 naming what is down.
+// answers, with Redis configured Redis does, and every trust source can
+// serve (App.trustProblems: a QTSP CA, the CRLs, the bank's seal, the TLS
+// certificates within their validity); 503 naming what is down.
 // It is unsigned, for load balancers and orchestrators.
 type Ready struct {
 	// Database is the backend database, as for obgw_backend ("" for the
@@ -95,6 +97,9 @@ func (r *Ready) ServeHTTP(w http.ResponseWriter, req *http.Request, _ caddyhttp.
 	}
 	if r.app != nil && r.app.state != nil && r.app.state.ping(ctx) != nil {
 		down = append(down, "redis")
+	}
+	if r.app != nil {
+		down = append(down, r.app.trustProblems(now())...)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Cache-Control", "no-store")

@@ -90,7 +90,8 @@ func run(m *testing.M) int {
 	return m.Run()
 }
 
-// pkiEnv points every trust setting of the shipped Caddyfile at a PKI:
+// pkiEnv points every trust setting of the shipped Caddyfile (and of the
+// split backend's, testdata/split) at a PKI:
 // the published test PKI for a sandbox, which `make run` asks for too, or
 // the unpublished one for production, which refuses the test PKI.
 func pkiEnv(production bool) []string {
@@ -104,6 +105,7 @@ func pkiEnv(production bool) []string {
 		{"OBGW_QTSP_CAS", testpki.FileQTSPCAs}, {"OBGW_CRL", testpki.FileQTSPCRL}, {"OBGW_REGISTRY", testpki.FileRegistry},
 		{"OBGW_BANK_SEAL_CERT", testpki.FileBankSeal}, {"OBGW_BANK_SEAL_KEY", testpki.FileBankSealKey},
 		{"OBGW_BACKEND_CA", testpki.FileTLSCA}, {"OBGW_BACKEND_CLIENT_CERT", testpki.FileGateway}, {"OBGW_BACKEND_CLIENT_KEY", testpki.FileGatewayKey},
+		{"OBGW_BACKEND_TLS_CERT", testpki.FileServer}, {"OBGW_BACKEND_TLS_KEY", testpki.FileServerKey}, {"OBGW_BACKEND_CLIENT_CA", testpki.FileGatewayCA},
 		{"OBGW_UPSTREAM_CA", testpki.FileTLSCA}, {"OBGW_UPSTREAM_CLIENT_CERT", testpki.FileGateway}, {"OBGW_UPSTREAM_CLIENT_KEY", testpki.FileGatewayKey},
 	} {
 		env = append(env, v[0]+"="+filepath.Join(dir, v[1]))
@@ -274,6 +276,17 @@ func (g *gateway) logs() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return g.output.String()
+}
+
+// waitForLog waits until the gateway's log holds want, for 20 s at most.
+func (g *gateway) waitForLog(t testing.TB, want string) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); !strings.Contains(g.logs(), want); {
+		if time.Now().After(deadline) {
+			t.Fatalf("the log lacks %q:\n%s", want, g.logs())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
 }
 
 type lockedWriter struct {
