@@ -19,6 +19,7 @@ import (
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/gateway/seal"
 	"github.com/obgw/obgw/pemfile"
+	"github.com/obgw/obgw/pkcs11key"
 
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -101,8 +102,11 @@ type App struct {
 	Diagnostics *bool `json:"diagnostics,omitempty"`
 
 	// BankSealCert and BankSealKey are the bank's QSealC (PEM) and its
-	// private key (PEM; RSA, or ECDSA P-256): obgw_sign signs responses
-	// with them. Both or neither.
+	// private key (RSA, or ECDSA P-256): a PEM file, or a key in an HSM
+	// named by a PKCS #11 URI (RFC 7512, package pkcs11key:
+	// pkcs11:token=...;object=...?module-path=...&pin-source=file:...;
+	// the PIN is read from its file, never put in the configuration).
+	// obgw_sign signs responses with them. Both or neither.
 	BankSealCert string `json:"bank_seal_cert,omitempty"`
 	BankSealKey  string `json:"bank_seal_key,omitempty"`
 	// BodyMemory is how many bytes of request bodies the gateway holds at
@@ -129,6 +133,7 @@ type App struct {
 	contextKey  []byte
 	signingKey  *tppcontext.SigningKey // context_signing_key_file's
 	seal        *seal.Seal             // bank_seal_cert's and bank_seal_key's
+	sealKey     *pkcs11key.Signer      // bank_seal_key's, when in a token
 	listenCheck *time.Timer            // warnSharedListeners, once after Start
 	jwks        jose.JSONWebKeySet     // the signing and published keys
 	slog        *slog.Logger
@@ -325,8 +330,11 @@ func (a *App) Validate() error {
 }
 
 // Cleanup releases this configuration's use of the shared replay and limit
-// state (the last user closes the Redis client).
+// state (the last user closes the Redis client) and its seal's token.
 func (a *App) Cleanup() error {
+	if a.sealKey != nil {
+		a.sealKey.Close()
+	}
 	if a.stateKey == "" {
 		return nil
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/pemfile"
+	"github.com/obgw/obgw/pkcs11key"
 	"github.com/obgw/obgw/testpki/published"
 )
 
@@ -134,8 +135,13 @@ func (a *App) publishedTrust(ctx caddy.Context) []trustFinding {
 		}
 	}
 	if a.BankSealCert != "" && a.BankSealKey != "" {
+		// A key in a token is the certificate's: its public key says it.
 		certs, _, _, okCert := readPEM(settingSeal, a.BankSealCert)
-		_, keys, _, okKey := readPEM(settingSeal, a.BankSealKey)
+		var keys []crypto.PublicKey
+		okKey := true
+		if !pkcs11key.IsURI(a.BankSealKey) {
+			_, keys, _, okKey = readPEM(settingSeal, a.BankSealKey)
+		}
 		if okCert && okKey {
 			if names := keysOf(certs, keys); len(names) > 0 {
 				add(settingSeal, fmt.Sprintf("%s and %s are the test bank's seal", a.BankSealCert, a.BankSealKey), replaceSeal)
@@ -243,7 +249,7 @@ func (a *App) refusePublishedTrust(ctx caddy.Context) error {
 	for i, f := range found {
 		lines[i] = "  - " + f.String()
 	}
-	return fmt.Errorf("obgw: a production deployment trusts no published test material, and anyone can read the private keys of this repository's test PKI (testdata/pki, obgw testpki); replace:\n%s\n"+
+	return fmt.Errorf("obgw: production refuses these trust settings (anyone can read the private keys of this repository's test PKI, testdata/pki and what obgw testpki makes, and a file that cannot be read trusts nothing); replace:\n%s\n"+
 		"or, to try obgw out with the test PKI, run a sandbox (OBGW_ENV=sandbox, as make run does)", strings.Join(lines, "\n"))
 }
 

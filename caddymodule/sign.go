@@ -15,6 +15,8 @@ import (
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway/hygiene"
 	"github.com/obgw/obgw/gateway/seal"
+	"github.com/obgw/obgw/pemfile"
+	"github.com/obgw/obgw/pkcs11key"
 )
 
 func init() {
@@ -37,12 +39,31 @@ func (a *App) loadSeal() error {
 	if err != nil {
 		return fmt.Errorf("obgw: bank_seal_cert: %v", err)
 	}
-	keyPEM, err := os.ReadFile(a.BankSealKey)
+	if !pkcs11key.IsURI(a.BankSealKey) {
+		keyPEM, err := os.ReadFile(a.BankSealKey)
+		if err != nil {
+			return fmt.Errorf("obgw: bank_seal_key: %v", err)
+		}
+		if a.seal, err = seal.Load(certPEM, keyPEM); err != nil {
+			return fmt.Errorf("obgw: bank seal %s with key %s: %v", a.BankSealCert, a.BankSealKey, err)
+		}
+		a.validity.seal = a.seal.Certificate()
+		return nil
+	}
+	certs, err := pemfile.Certificates(certPEM)
+	if err != nil {
+		return fmt.Errorf("obgw: bank_seal_cert %s: %v", a.BankSealCert, err)
+	}
+	loc, err := pkcs11key.Parse(a.BankSealKey)
 	if err != nil {
 		return fmt.Errorf("obgw: bank_seal_key: %v", err)
 	}
-	if a.seal, err = seal.Load(certPEM, keyPEM); err != nil {
-		return fmt.Errorf("obgw: bank seal %s with key %s: %v", a.BankSealCert, a.BankSealKey, err)
+	if a.sealKey, err = pkcs11key.Open(loc); err != nil {
+		return fmt.Errorf("obgw: bank_seal_key: %v", err)
+	}
+	if a.seal, err = seal.New(certs[0], a.sealKey); err != nil {
+		a.sealKey.Close()
+		return fmt.Errorf("obgw: bank seal %s with key %s: %v", a.BankSealCert, loc, err)
 	}
 	a.validity.seal = a.seal.Certificate()
 	return nil

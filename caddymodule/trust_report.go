@@ -36,7 +36,11 @@ func (a *App) reportTrust(ctx caddy.Context) {
 	}
 	if a.seal != nil {
 		c := a.seal.Certificate()
-		a.slog.Info("trust: bank seal", "subject", c.Subject.String(), "key", "file "+a.BankSealKey, "algorithm", a.seal.Algorithm(), "not_after", c.NotAfter.UTC().Format(time.RFC3339))
+		key := "file " + a.BankSealKey
+		if a.sealKey != nil {
+			key = a.sealKey.String()
+		}
+		a.slog.Info("trust: bank seal", "subject", c.Subject.String(), "key", key, "algorithm", a.seal.Algorithm(), "not_after", c.NotAfter.UTC().Format(time.RFC3339))
 	} else {
 		a.slog.Warn("trust: bank seal: none: answers are not signed (bank_seal_cert, bank_seal_key)")
 	}
@@ -49,7 +53,8 @@ func (a *App) reportTrust(ctx caddy.Context) {
 // /readyz: no trusted QTSP CA within its validity, a CRL past its
 // nextUpdate (its CA's certificates are refused until a new one is
 // loaded), the bank's seal or a site's TLS certificate outside its
-// validity (TPPs refuse what they sign).
+// validity (TPPs refuse what they sign), the seal's token failing its
+// last signature (answers are 503 until it is back).
 func (a *App) trustProblems(t time.Time) []string {
 	if a.backendOnly {
 		return nil
@@ -64,7 +69,7 @@ func (a *App) trustProblems(t time.Time) []string {
 			break
 		}
 	}
-	if a.validity.seal != nil && !valid(a.validity.seal, t) {
+	if (a.validity.seal != nil && !valid(a.validity.seal, t)) || (a.sealKey != nil && !a.sealKey.Available()) {
 		down = append(down, "bank_seal")
 	}
 	for _, c := range a.validity.tls {

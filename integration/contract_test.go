@@ -483,6 +483,8 @@ var unchecked = map[string]string{
 	"TestAccessLogHoldsNoSecrets":           "the admin endpoint's metrics",
 	"TestTPPContactsExport":                 "the admin endpoint's contacts export",
 	"scrape":                                "the internal health listener's /metrics",
+	"readyz":                                "the internal health listener's /readyz",
+	"adminConfig":                           "the admin endpoint's configuration",
 	"TestHealthByIPAddress":                 "the internal health listener, and the TLS site by IP address (421 before any route)",
 	"promAPI":                               "the Prometheus server",
 	"TestPrometheusEvaluatesRules":          "the Prometheus server",

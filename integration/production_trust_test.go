@@ -79,7 +79,7 @@ func TestProductionRefusesEachTestFile(t *testing.T) {
 			if err == nil {
 				t.Fatalf("production with a copy of the test PKI's %v started:\n%s", s.files, out)
 			}
-			if !strings.Contains(string(out), "trusts no published test material") || !strings.Contains(string(out), s.name) {
+			if !strings.Contains(string(out), "production refuses these trust settings") || !strings.Contains(string(out), s.name) {
 				t.Fatalf("the error does not name %s:\n%s", s.name, out)
 			}
 			for _, other := range trustSettings {
@@ -107,7 +107,7 @@ func TestProductionRefusesTestPKICopied(t *testing.T) {
 	}
 	var refusal string
 	for _, line := range strings.Split(string(out), "\n") {
-		if strings.Contains(line, "trusts no published test material") {
+		if strings.Contains(line, "production refuses these trust settings") {
 			if refusal != "" {
 				t.Fatalf("more than one error:\n%s", out)
 			}
@@ -217,7 +217,8 @@ func logLine(logs, s string) string {
 	return ""
 }
 
-// readyz asks the gateway's health listener for /readyz.
+// readyz asks the gateway's internal health listener for /readyz, as a
+// load balancer does.
 func readyz(t *testing.T, g *gateway) response {
 	t.Helper()
 	resp, err := http.Get("http://" + g.health + "/readyz")

@@ -350,7 +350,7 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 // asymmetric signing key does not start (the upstream could verify no
 // token), and says which setting is missing; with one it validates.
 func TestUpstreamNeedsContextSigningKey(t *testing.T) {
-	env := append(os.Environ(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(),
+	env := append(append(os.Environ(), pkiEnv(true)...), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir(), "XDG_CONFIG_HOME="+t.TempDir(),
 		fmt.Sprintf("OBGW_LISTEN=localhost:%d", freePort(t)), fmt.Sprintf("OBGW_HEALTH_PORT=%d", freePort(t)),
 		fmt.Sprintf("OBGW_ADMIN=127.0.0.1:%d", freePort(t)), "OBGW_BACKEND=upstream", "OBGW_CONTEXT_PUBLISHED_KEY_FILES=")
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
@@ -369,7 +369,17 @@ func TestUpstreamNeedsContextSigningKey(t *testing.T) {
 	}
 	cmd = exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
 	cmd.Dir = repoRoot
-	cmd.Env = append(env, "OBGW_CONTEXT_SIGNING_KEY_FILE=testdata/pki/context-signing-key.pem")
+	// A key of the bank's own: production refuses the test PKI's.
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(key)
+	keyFile := filepath.Join(t.TempDir(), "context-signing-key.pem")
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Env = append(env, "OBGW_CONTEXT_SIGNING_KEY_FILE="+keyFile)
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("upstream mode with a signing key: %v\n%s", err, out)
 	}

@@ -1,6 +1,7 @@
 package testpki
 
 import (
+	"crypto"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"errors"
@@ -311,6 +312,17 @@ func bankSealProfile(from, until time.Time) (*x509.Certificate, error) {
 		NotBefore:              from,
 		NotAfter:               until,
 	}.Template()
+}
+
+// IssueBankSeal issues the bank's QSealC, as BankSeal is, for pub: the
+// public key of a key held elsewhere, such as in an HSM.
+func (p *PKI) IssueBankSeal(pub crypto.PublicKey) (*x509.Certificate, error) {
+	from := time.Now().Add(-time.Hour)
+	tmpl, err := bankSealProfile(from, from.AddDate(certYears, 0, 0))
+	if err != nil {
+		return nil, err
+	}
+	return p.Issuing.Issue(tmpl, pub)
 }
 
 // issueBankSealEC issues the bank's QSealC for a P-256 key.

@@ -48,7 +48,7 @@ var Headers = []string{"date", "digest", "x-request-id"}
 // Seal is the bank's QSealC and its private key. Its methods may be called
 // concurrently.
 type Seal struct {
-	key        crypto.Signer // *rsa.PrivateKey or a P-256 *ecdsa.PrivateKey
+	key        crypto.Signer // RSA, or ECDSA P-256; in memory or in a token
 	algorithm  string        // signature.AlgorithmRSASHA256 or AlgorithmECDSASHA256
 	cert       *x509.Certificate
 	keyID      string
@@ -66,25 +66,32 @@ func Load(certPEM, keyPEM []byte) (*Seal, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the seal certificate: %w", err)
 	}
-	cert := certs[0]
 	key, err := pemfile.PrivateKey(keyPEM)
 	if err != nil {
 		return nil, fmt.Errorf("the seal key: %w", err)
 	}
+	return New(certs[0], key)
+}
+
+// New makes a Seal of the QSealC cert and key, the signer of its public
+// key: a private key in memory, or one in a token (package pkcs11key).
+// RSA of at least 2048 bits signs rsa-sha256 (PKCS #1 v1.5); ECDSA P-256
+// ecdsa-sha256 (ASN.1 DER).
+func New(cert *x509.Certificate, key crypto.Signer) (*Seal, error) {
 	s := &Seal{key: key, cert: cert, certHeader: base64.StdEncoding.EncodeToString(cert.Raw)}
-	switch k := key.(type) {
-	case *rsa.PrivateKey:
+	switch k := key.Public().(type) {
+	case *rsa.PublicKey:
 		if k.N.BitLen() < 2048 {
 			return nil, fmt.Errorf("the seal key is RSA of %d bits; use 2048 or more", k.N.BitLen())
 		}
 		s.algorithm = signature.AlgorithmRSASHA256
-	case *ecdsa.PrivateKey:
+	case *ecdsa.PublicKey:
 		if k.Curve != elliptic.P256() {
 			return nil, fmt.Errorf("the seal key is ECDSA on %s; ecdsa-sha256 needs P-256", k.Curve.Params().Name)
 		}
 		s.algorithm = signature.AlgorithmECDSASHA256
 	default:
-		return nil, fmt.Errorf("the seal key is %T; use RSA or ECDSA P-256", key)
+		return nil, fmt.Errorf("the seal key is %T; use RSA or ECDSA P-256", k)
 	}
 	if pub, ok := key.Public().(interface{ Equal(crypto.PublicKey) bool }); !ok || !pub.Equal(cert.PublicKey) {
 		return nil, errors.New("the seal certificate does not hold the public key of the seal key")
@@ -96,6 +103,7 @@ func Load(certPEM, keyPEM []byte) (*Seal, error) {
 		return nil, errors.New("the seal certificate's key usage allows no signatures (digitalSignature or nonRepudiation)")
 	}
 	// The keyId is derived as a TPP's is: a bank's seal is a QSealC too.
+	var err error
 	if s.keyID, err = tppclient.DefaultKeyID(cert); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,154 @@
+package integration
+
+import (
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/obgw/obgw/pkcs11key/softhsm"
+)
+
+// testHSM is the SoftHSM2 of this package's tests: one configuration,
+// which this process (it generates the keys) and the gateways share.
+var testHSM = sync.OnceValues(func() (*softhsm.HSM, error) {
+	dir, err := os.MkdirTemp("", "obgw-softhsm")
+	if err != nil {
+		return nil, err
+	}
+	h, err := softhsm.New(dir)
+	if err != nil {
+		return nil, err
+	}
+	// SoftHSM2 reads it when the module is first initialised here.
+	return h, os.Setenv("SOFTHSM2_CONF", h.Conf)
+})
+
+// TestSealInSoftHSM (issue 27): the bank's seal key generated inside a
+// SoftHSM2 token, RSA and P-256, named by a PKCS #11 URI: a production
+// gateway's answers are signed by it and verified by tpp-request against
+// the certificate issued for it; the PIN is in neither the configuration
+// the admin API serves nor the log; while the token is away, answers are
+// 503 and unsigned and /readyz names bank_seal, and when it is back the
+// gateway signs again without a restart.
+func TestSealInSoftHSM(t *testing.T) {
+	hsm, err := testHSM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		name string
+		bits int
+	}{{"rsa", 2048}, {"p256", 0}} {
+		t.Run(tt.name, func(t *testing.T) {
+			pin := "pin-" + tt.name + "-4711"
+			tok, err := hsm.InitToken("obgw-"+tt.name, pin)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pub, err := tok.Generate("bank-seal", tt.bits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cert, err := productionPKI.IssueBankSeal(pub)
+			if err != nil {
+				t.Fatal(err)
+			}
+			certFile := filepath.Join(t.TempDir(), "bank-seal.pem")
+			if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			g := startGateway(t, "Caddyfile", append(productionIdPEnv(), hsm.Env(),
+				"OBGW_BANK_SEAL_CERT="+certFile, "OBGW_BANK_SEAL_KEY="+tok.URI("bank-seal"))...)
+			// Its seal is pinned by tpp-request here, not by the harness's
+			// verifier.
+			g.fixture("the bank's seal in a SoftHSM2 token, whose certificate tpp-request pins")
+
+			tppRequest := func() string {
+				cmd := exec.Command(binary, "tpp-request", "--pki", productionPKIDir, "--bank-cert", certFile,
+					"GET", "https://"+g.addr+"/v1/accounts", "-H", "TPP-Redirect-URI: https://tpp.example.no/cb")
+				out, _ := cmd.CombinedOutput()
+				return string(out)
+			}
+			if out := tppRequest(); !strings.Contains(out, "CONSENT_INVALID") || !strings.Contains(out, "signature: verified by") {
+				t.Fatalf("tpp-request: %s", out)
+			}
+			g.waitForLog(t, `"msg":"trust: bank seal"`)
+			if line := logLine(g.logs(), `"msg":"trust: bank seal"`); !strings.Contains(line, `"key":"pkcs11 token=obgw-`+tt.name+` object=bank-seal`) {
+				t.Errorf("the report: %s", line)
+			}
+			config := adminConfig(t, g)
+			if !strings.Contains(config, "pkcs11:token=") || strings.Contains(config, pin) {
+				t.Fatalf("the configuration served: %s", config)
+			}
+
+			dir := tokenDirOf(t, hsm, tok.Label)
+			away := filepath.Join(hsm.Dir, "away-"+tt.name)
+			if err := os.Rename(dir, away); err != nil {
+				t.Fatal(err)
+			}
+			c := client(nil)
+			for i := range 3 {
+				// Each a second apart: the gateway reopens the token at
+				// most once a second.
+				time.Sleep(1100 * time.Millisecond)
+				req := newRequest(t, g, http.MethodGet, "/v1/accounts", nil)
+				if err := g.signer(t, "tpp").Sign(req, nil); err != nil {
+					t.Fatal(err)
+				}
+				got := send(t, c, req)
+				if got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" || got.header.Get("Signature") != "" {
+					t.Fatalf("answer %d while the token is away: %d %v %s", i, got.status, got.header, got.body)
+				}
+			}
+			if got := readyz(t, g); got.status != 503 || !strings.Contains(string(got.body), `"bank_seal"`) {
+				t.Fatalf("/readyz while the token is away: %d %s", got.status, got.body)
+			}
+			if err := os.Rename(away, dir); err != nil {
+				t.Fatal(err)
+			}
+			time.Sleep(1100 * time.Millisecond)
+			if out := tppRequest(); !strings.Contains(out, "signature: verified by") {
+				t.Fatalf("tpp-request when the token is back: %s", out)
+			}
+			if got := readyz(t, g); got.status != 200 {
+				t.Fatalf("/readyz when the token is back: %d %s", got.status, got.body)
+			}
+			if strings.Contains(g.logs(), pin) {
+				t.Fatal("the log holds the PIN")
+			}
+		})
+	}
+}
+
+// tokenDirOf is the directory of hsm's token labelled label.
+func tokenDirOf(t *testing.T, hsm *softhsm.HSM, label string) string {
+	t.Helper()
+	dirs, _ := filepath.Glob(filepath.Join(hsm.Dir, "tokens", "*"))
+	for _, d := range dirs {
+		if raw, err := os.ReadFile(filepath.Join(d, "token.object")); err == nil && strings.Contains(string(raw), label) {
+			return d
+		}
+	}
+	t.Fatal(fmt.Sprintf("no token %s under %s", label, hsm.Dir))
+	return ""
+}
+
+// adminConfig is the configuration the gateway's admin API serves.
+func adminConfig(t *testing.T, g *gateway) string {
+	t.Helper()
+	resp, err := http.Get("http://" + g.admin + "/config/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	config, _ := io.ReadAll(resp.Body)
+	return string(config)
+}
