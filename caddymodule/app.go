@@ -81,6 +81,8 @@ type App struct {
 	// upstreams that verify them with the public key (the JWKS that
 	// obgw_context_jwks serves) and so cannot forge them. The token's
 	// header names the key (kid: its RFC 7638 thumbprint).
+	// A PKCS #11 URI (as for bank_seal_key) names a P-256 key in a token
+	// instead.
 	ContextSigningKeyFile string `json:"context_signing_key_file,omitempty"`
 	// ContextPublishedKeyFiles are PEM keys (public, or private of which
 	// the public half is used) published in the JWKS besides the signing
@@ -129,15 +131,17 @@ type App struct {
 	// the JSON configuration.
 	RedisURL string `json:"redis_url,omitempty"`
 
-	verifier    *gateway.Verifier
-	contextKey  []byte
-	signingKey  *tppcontext.SigningKey // context_signing_key_file's
-	seal        *seal.Seal             // bank_seal_cert's and bank_seal_key's
-	sealKey     *pkcs11key.Signer      // bank_seal_key's, when in a token
-	listenCheck *time.Timer            // warnSharedListeners, once after Start
-	jwks        jose.JSONWebKeySet     // the signing and published keys
-	slog        *slog.Logger
-	jobs        *jobs
+	verifier   *gateway.Verifier
+	contextKey []byte
+	signingKey *tppcontext.SigningKey // context_signing_key_file's
+	seal       *seal.Seal             // bank_seal_cert's and bank_seal_key's
+	sealKey    *pkcs11key.Signer      // bank_seal_key's, when in a token
+	// contextTokenKey is context_signing_key_file's, when in a token.
+	contextTokenKey *pkcs11key.Signer
+	listenCheck     *time.Timer        // warnSharedListeners, once after Start
+	jwks            jose.JSONWebKeySet // the signing and published keys
+	slog            *slog.Logger
+	jobs            *jobs
 	// backendOnly: no qtsp_cas and no registry, as in a backend-only
 	// process without obgw global options; the app runs background work
 	// and verifies nothing (obgw_verify refuses to provision).
@@ -161,9 +165,24 @@ func (App) CaddyModule() caddy.ModuleInfo {
 	}
 }
 
+// closeKeys releases the tokens of the keys held in one.
+func (a *App) closeKeys() {
+	for _, k := range []*pkcs11key.Signer{a.sealKey, a.contextTokenKey} {
+		if k != nil {
+			k.Close()
+		}
+	}
+}
+
 // Provision loads the CA bundle, CRLs and register source and builds the
-// verifier. It reads local files only.
-func (a *App) Provision(ctx caddy.Context) error {
+// verifier. It reads local files, and logs in to the tokens of keys held
+// in one (PKCS #11), which it releases when it fails.
+func (a *App) Provision(ctx caddy.Context) (err error) {
+	defer func() {
+		if err != nil {
+			a.closeKeys()
+		}
+	}()
 	if a.Environment == "" {
 		a.Environment = EnvProduction
 	}
@@ -332,9 +351,7 @@ func (a *App) Validate() error {
 // Cleanup releases this configuration's use of the shared replay and limit
 // state (the last user closes the Redis client) and its seal's token.
 func (a *App) Cleanup() error {
-	if a.sealKey != nil {
-		a.sealKey.Close()
-	}
+	a.closeKeys()
 	if a.stateKey == "" {
 		return nil
 	}

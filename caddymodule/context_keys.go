@@ -8,16 +8,31 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 
+	"github.com/obgw/obgw/pkcs11key"
 	"github.com/obgw/obgw/tppcontext"
 )
 
 // contextIssuer returns the issuer of the context tokens: the asymmetric
-// context_signing_key_file when set (and the JWKS of it and the published
-// keys), else the HS256 context key; with context_audience in every token.
+// context_signing_key_file when set, a PEM file or a P-256 key in a token
+// named by a PKCS #11 URI (and the JWKS of it and the published keys),
+// else the HS256 context key; with context_audience in every token.
 func (a *App) contextIssuer() (*tppcontext.Issuer, error) {
 	var issuer *tppcontext.Issuer
 	var err error
-	if a.ContextSigningKeyFile != "" {
+	if pkcs11key.IsURI(a.ContextSigningKeyFile) {
+		loc, err := pkcs11key.Parse(a.ContextSigningKeyFile)
+		if err != nil {
+			return nil, fmt.Errorf("obgw: context_signing_key_file: %v", err)
+		}
+		if a.contextTokenKey, err = pkcs11key.Open(loc); err != nil {
+			return nil, fmt.Errorf("obgw: context_signing_key_file: %v", err)
+		}
+		if a.signingKey, err = tppcontext.NewSigningKey(a.contextTokenKey); err != nil {
+			a.contextTokenKey.Close()
+			a.contextTokenKey = nil
+			return nil, fmt.Errorf("obgw: context_signing_key_file %s: %v (a key in a token must be ECDSA P-256)", loc, err)
+		}
+	} else if a.ContextSigningKeyFile != "" {
 		raw, rerr := os.ReadFile(a.ContextSigningKeyFile)
 		if rerr != nil {
 			return nil, fmt.Errorf("obgw: context_signing_key_file: %v", rerr)
@@ -25,6 +40,8 @@ func (a *App) contextIssuer() (*tppcontext.Issuer, error) {
 		if a.signingKey, err = tppcontext.ParseSigningKey(raw); err != nil {
 			return nil, fmt.Errorf("obgw: context_signing_key_file %s: %v", a.ContextSigningKeyFile, err)
 		}
+	}
+	if a.signingKey != nil {
 		a.jwks = tppcontext.KeySet(a.signingKey)
 		for _, f := range a.ContextPublishedKeyFiles {
 			jwk, err := publishedKey(f)

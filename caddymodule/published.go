@@ -148,7 +148,7 @@ func (a *App) publishedTrust(ctx caddy.Context) []trustFinding {
 			}
 		}
 	}
-	if a.ContextSigningKeyFile != "" {
+	if a.ContextSigningKeyFile != "" && !pkcs11key.IsURI(a.ContextSigningKeyFile) {
 		if certs, keys, _, ok := readPEM(settingSigningKey, a.ContextSigningKeyFile); ok && len(keysOf(certs, keys)) > 0 {
 			add(settingSigningKey, fmt.Sprintf("%s is the test PKI's key", a.ContextSigningKeyFile), replaceContextKey)
 		}

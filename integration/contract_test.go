@@ -485,6 +485,7 @@ var unchecked = map[string]string{
 	"scrape":                                "the internal health listener's /metrics",
 	"readyz":                                "the internal health listener's /readyz",
 	"adminConfig":                           "the admin endpoint's configuration",
+	"TestSealInSoftHSM":                     "the internal listener's JWKS",
 	"TestHealthByIPAddress":                 "the internal health listener, and the TLS site by IP address (421 before any route)",
 	"promAPI":                               "the Prometheus server",
 	"TestPrometheusEvaluatesRules":          "the Prometheus server",

@@ -65,8 +65,17 @@ func TestSealInSoftHSM(t *testing.T) {
 			if err := os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Raw}), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			g := startGateway(t, "Caddyfile", append(productionIdPEnv(), hsm.Env(),
-				"OBGW_BANK_SEAL_CERT="+certFile, "OBGW_BANK_SEAL_KEY="+tok.URI("bank-seal"))...)
+			env := append(productionIdPEnv(), hsm.Env(), "OBGW_BANK_SEAL_CERT="+certFile, "OBGW_BANK_SEAL_KEY="+tok.URI("bank-seal"))
+			if tt.bits == 0 {
+				// The context tokens signed in the token too (ES256): the
+				// in-process backend verifies them by the JWKS, so the
+				// CONSENT_INVALID below is the backend's, past that check.
+				if _, err := tok.Generate("context-token", 0); err != nil {
+					t.Fatal(err)
+				}
+				env = append(env, "OBGW_CONTEXT_SIGNING_KEY_FILE="+tok.URI("context-token"))
+			}
+			g := startGateway(t, "Caddyfile", env...)
 			// Its seal is pinned by tpp-request here, not by the harness's
 			// verifier.
 			g.fixture("the bank's seal in a SoftHSM2 token, whose certificate tpp-request pins")
@@ -83,6 +92,17 @@ func TestSealInSoftHSM(t *testing.T) {
 			g.waitForLog(t, `"msg":"trust: bank seal"`)
 			if line := logLine(g.logs(), `"msg":"trust: bank seal"`); !strings.Contains(line, `"key":"pkcs11 token=obgw-`+tt.name+` object=bank-seal`) {
 				t.Errorf("the report: %s", line)
+			}
+			if tt.bits == 0 {
+				resp, err := http.Get("http://" + g.health + "/.well-known/jwks.json")
+				if err != nil {
+					t.Fatal(err)
+				}
+				jwks, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if !strings.Contains(string(jwks), `"alg":"ES256"`) || !strings.Contains(string(jwks), `"crv":"P-256"`) {
+					t.Fatalf("the JWKS of a context key in the token: %s", jwks)
+				}
 			}
 			config := adminConfig(t, g)
 			if !strings.Contains(config, "pkcs11:token=") || strings.Contains(config, pin) {

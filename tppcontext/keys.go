@@ -35,7 +35,8 @@ func ParseSigningKey(pemBytes []byte) (*SigningKey, error) {
 	return NewSigningKey(key)
 }
 
-// NewSigningKey wraps an ed25519.PrivateKey or a P-256 *ecdsa.PrivateKey.
+// NewSigningKey wraps an ed25519.PrivateKey, or a signer of a P-256 ECDSA
+// key: a *ecdsa.PrivateKey, or a key in a token (package pkcs11key).
 func NewSigningKey(key any) (*SigningKey, error) {
 	k := &SigningKey{}
 	switch s := key.(type) {
@@ -44,8 +45,12 @@ func NewSigningKey(key any) (*SigningKey, error) {
 			return nil, fmt.Errorf("tppcontext: Ed25519 private key has %d bytes, want %d", len(s), ed25519.PrivateKeySize)
 		}
 		k.key, k.alg = s, jose.EdDSA
-	case *ecdsa.PrivateKey:
-		if s.Curve != elliptic.P256() {
+	case crypto.Signer:
+		pub, ok := s.Public().(*ecdsa.PublicKey)
+		if !ok {
+			return nil, fmt.Errorf("tppcontext: %T signing keys are not supported (Ed25519 or ECDSA P-256)", s.Public())
+		}
+		if pub.Curve != elliptic.P256() {
 			return nil, errors.New("tppcontext: ECDSA signing keys must be on P-256 (ES256)")
 		}
 		k.key, k.alg = s, jose.ES256

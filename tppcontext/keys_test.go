@@ -1,6 +1,7 @@
 package tppcontext
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/elliptic"
@@ -11,6 +12,7 @@ import (
 	"encoding/json"
 	"encoding/pem"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -41,19 +43,34 @@ func signingKeys(t *testing.T) (ed, ec *SigningKey) {
 	return ed, ec
 }
 
+// opaqueSigner is a P-256 key seen only as a crypto.Signer, as a key in
+// a token is: it signs ASN.1 DER.
+type opaqueSigner struct{ k *ecdsa.PrivateKey }
+
+func (o opaqueSigner) Public() crypto.PublicKey { return o.k.Public() }
+func (o opaqueSigner) Sign(r io.Reader, digest []byte, opts crypto.SignerOpts) ([]byte, error) {
+	return o.k.Sign(r, digest, opts)
+}
+
 // TestKeySetVerification: tokens signed with a SigningKey name it by kid
-// and verify against a JWKS holding it (EdDSA and ES256), through the
-// JWKS's JSON as an upstream would fetch it; the audience is checked.
+// and verify against a JWKS holding it (EdDSA and ES256, in memory and
+// behind a crypto.Signer, as in an HSM), through the JWKS's JSON as an
+// upstream would fetch it; the audience is checked.
 func TestKeySetVerification(t *testing.T) {
 	ed, ec := signingKeys(t)
+	hsmKey, _ := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	hsm, err := NewSigningKey(opaqueSigner{hsmKey})
+	if err != nil || hsm.Algorithm() != jose.ES256 {
+		t.Fatalf("a P-256 crypto.Signer: %v", err)
+	}
 	now := time.Unix(1_800_000_000, 0)
-	raw, err := json.Marshal(KeySet(ed, ec, ed))
+	raw, err := json.Marshal(KeySet(ed, ec, hsm, ed))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var set jose.JSONWebKeySet
-	if err := json.Unmarshal(raw, &set); err != nil || len(set.Keys) != 2 {
-		t.Fatalf("JWKS %s: %v (want two keys, the repeated one once)", raw, err)
+	if err := json.Unmarshal(raw, &set); err != nil || len(set.Keys) != 3 {
+		t.Fatalf("JWKS %s: %v (want three keys, the repeated one once)", raw, err)
 	}
 	if strings.Contains(string(raw), `"d"`) {
 		t.Fatalf("the JWKS holds private key material: %s", raw)
@@ -63,7 +80,7 @@ func TestKeySetVerification(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = v.WithAudience("bank-api")
-	for _, k := range []*SigningKey{ed, ec} {
+	for _, k := range []*SigningKey{ed, ec, hsm} {
 		iss, err := NewIssuer(k)
 		if err != nil {
 			t.Fatal(err)

@@ -2,16 +2,19 @@ package tppcontext
 
 import (
 	"bytes"
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/ed25519"
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"hash"
+	"math/big"
 	"slices"
 	"sync"
 	"time"
@@ -39,7 +42,7 @@ type Issuer struct {
 	header   string             // base64url of the protected header, then "."
 	macs     *sync.Pool         // of hash.Hash: HMAC-SHA256 keyed with the secret (HS256)
 	ed       ed25519.PrivateKey // EdDSA
-	ec       *ecdsa.PrivateKey  // ES256
+	ec       crypto.Signer      // ES256: a P-256 key, in memory or in a token
 	audience string             // the aud claim, when set
 }
 
@@ -51,11 +54,10 @@ func NewIssuer(key any) (*Issuer, error) {
 	switch k := key.(type) {
 	case *SigningKey:
 		i := &Issuer{header: protectedHeaderWithKeyID(k.alg, k.keyID)}
-		switch s := k.key.(type) {
-		case ed25519.PrivateKey:
+		if s, ok := k.key.(ed25519.PrivateKey); ok {
 			i.ed = s
-		case *ecdsa.PrivateKey:
-			i.ec = s
+		} else {
+			i.ec = k.key
 		}
 		return i, nil
 	case []byte:
@@ -130,13 +132,10 @@ func (i *Issuer) Issue(c Context, now time.Time) (string, error) {
 	case i.ec != nil:
 		// JWS ES256 (RFC 7518 3.4): R and S, 32 bytes each, big-endian.
 		sum = sha256.Sum256(input)
-		r, s, err := ecdsa.Sign(rand.Reader, i.ec, sum[:])
+		rs, err := signES256(i.ec, sum[:])
 		if err != nil {
 			return "", fmt.Errorf("tppcontext: %w", err)
 		}
-		var rs [64]byte
-		r.FillBytes(rs[:32])
-		s.FillBytes(rs[32:])
 		sig = rs[:]
 	default:
 		mac := i.macs.Get().(hash.Hash)
@@ -275,4 +274,33 @@ func (v *Verifier) VerifyRequest(token, method, path, requestID string, now time
 		return nil, ErrOtherRequest
 	}
 	return c, nil
+}
+
+// signES256 signs digest with a P-256 key in JWS's form: R and S, 32
+// bytes each. A key in memory gives them directly; a crypto.Signer (a key
+// in a token) gives ASN.1 DER, which is read back.
+func signES256(key crypto.Signer, digest []byte) (rs [64]byte, err error) {
+	var r, s *big.Int
+	if k, ok := key.(*ecdsa.PrivateKey); ok {
+		r, s, err = ecdsa.Sign(rand.Reader, k, digest)
+	} else {
+		var der []byte
+		if der, err = key.Sign(rand.Reader, digest, crypto.SHA256); err == nil {
+			var v struct{ R, S *big.Int }
+			var rest []byte
+			if rest, err = asn1.Unmarshal(der, &v); err == nil && len(rest) > 0 {
+				err = errors.New("ECDSA signature with trailing data")
+			}
+			r, s = v.R, v.S
+		}
+	}
+	if err != nil {
+		return rs, err
+	}
+	if r.Sign() <= 0 || s.Sign() <= 0 || r.BitLen() > 256 || s.BitLen() > 256 {
+		return rs, errors.New("ECDSA signature out of range")
+	}
+	r.FillBytes(rs[:32])
+	s.FillBytes(rs[32:])
+	return rs, nil
 }
