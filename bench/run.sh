@@ -159,6 +159,10 @@ run_transactions || status=1
 #     SQLite paths again with the bank's seal on a P-256 key (the test
 #     PKI's bank-seal-ec.pem, ecdsa-sha256) instead of the default RSA-2048
 #     one.
+#   hsm-p256 transactions, hsm-rsa transactions: the SQLite read with the
+#     seal's key (P-256, RSA-2048) generated in a SoftHSM2 token and used
+#     through PKCS #11, beside the same keys in process (p256, the
+#     default).
 : >"$tmp/product.env"
 note() { printf '%s=%s\n' "$1" "$2" >>"$tmp/product.env"; }
 note conns "$PRODUCT_CONNS"
@@ -175,6 +179,9 @@ start_obgw() { # variant (sqlite|p256|postgres|postgres-p256)
 	local db= seal=()
 	[[ $1 == postgres* ]] && db=$pg_obgw_url
 	[[ $1 == *p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
+	# The seal's key in a SoftHSM2 token (obgw-load softhsm-seal): its
+	# configuration, the certificate and the PKCS #11 URI.
+	[[ $1 == hsm-* ]] && mapfile -t seal <"$tmp/$1.env"
 	env "${TEST_PKI[@]}" OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
 		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
 		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
@@ -309,6 +316,15 @@ if product_setup p256; then
 else
 	product_fail "the SQLite product scenarios with the P-256 seal could not be set up"
 fi
+for v in hsm-p256 hsm-rsa; do
+	bits=0
+	[[ $v == hsm-rsa ]] && bits=2048
+	if bin/obgw-load softhsm-seal -dir "$tmp/$v" -bits "$bits" >"$tmp/$v.env" && product_setup "$v"; then
+		product_rounds "$v"
+	else
+		product_fail "the SQLite read with the seal in SoftHSM2 ($v) could not be set up"
+	fi
+done
 
 # PostgreSQL: a schema of its own, never one the tests use.
 pg_obgw_url=$PG_URL

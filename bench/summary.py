@@ -80,6 +80,8 @@ PRODUCT = [
     ("p256_unconsented", "p256 unconsented", "with a P-256 seal: GET /v1/accounts without consent", 0.55),
     ("p256_payment", "p256 payment", "with a P-256 seal: payment creation (201)", 0.35),
     ("p256_transactions_postgres", "postgres-p256 transactions", "with a P-256 seal: transactions read on PostgreSQL", 0.40),
+    ("hsm_p256_transactions", "hsm-p256 transactions", "with the P-256 seal in SoftHSM2 (PKCS #11): transactions read", None),
+    ("hsm_rsa_transactions", "hsm-rsa transactions", "with the RSA-2048 seal in SoftHSM2 (PKCS #11): transactions read", None),
 ]
 TARGET_P50_MS, TARGET_P99_MS = 0.15, 0.5
 product = {

@@ -68,7 +68,7 @@ type Result struct {
 
 func main() {
 	if len(os.Args) > 1 {
-		sub := map[string]func([]string) error{"setup-transactions": setupTransactions, "stock-caddyfile": stockCaddyfile, "same-answer": compareAnswers}[os.Args[1]]
+		sub := map[string]func([]string) error{"setup-transactions": setupTransactions, "stock-caddyfile": stockCaddyfile, "same-answer": compareAnswers, "softhsm-seal": softhsmSeal}[os.Args[1]]
 		if sub != nil {
 			if err := sub(os.Args[2:]); err != nil {
 				fmt.Fprintf(os.Stderr, "obgw-load %s: %v\n", os.Args[1], err)
