@@ -169,6 +169,8 @@ for key, label, what, target in PRODUCT:
               f"added p50 {p['added_p50_ms']:.3f} ms (target <= {TARGET_P50_MS}; rounds {', '.join(f'{x:.3f}' for x in p['added_p50_ms_rounds'])}), "
               f"added p99 {p['added_p99_ms']:.3f} ms (target <= {TARGET_P99_MS}; rounds {', '.join(f'{x:.3f}' for x in p['added_p99_ms_rounds'])})"
               f"{verdict(p['added_p50_ms'] <= TARGET_P50_MS and p['added_p99_ms'] <= TARGET_P99_MS)}")
+    elif target is None:
+        print(f"  {what}: {p['ratio']:.2f} (rounds {fmt(p['ratios'])})")
     else:
         print(f"  {what}: {p['ratio']:.2f} (target >= {target:.2f}; rounds {fmt(p['ratios'])}){verdict(p['ratio'] >= target)}")
 for f in product["failures"]:

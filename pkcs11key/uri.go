@@ -35,7 +35,8 @@ func Parse(s string) (*Location, error) {
 	if err := u.Parse(s); err != nil {
 		return nil, fmt.Errorf("pkcs11: %v", err)
 	}
-	if _, ok := u.GetQueryAttribute("pin-value", false); ok {
+	_, inQuery := u.GetQueryAttribute("pin-value", false)
+	if _, inPath := u.GetPathAttribute("pin-value", false); inQuery || inPath {
 		return nil, errors.New("pkcs11: pin-value puts the PIN in the configuration, which the admin API serves; " +
 			"put it in a file readable by obgw alone and name it with pin-source=file:/path")
 	}
