@@ -2,7 +2,6 @@ package integration
 
 import (
 	"encoding/pem"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -157,7 +156,7 @@ func tokenDirOf(t *testing.T, hsm *softhsm.HSM, label string) string {
 			return d
 		}
 	}
-	t.Fatal(fmt.Sprintf("no token %s under %s", label, hsm.Dir))
+	t.Fatalf("no token %s under %s", label, hsm.Dir)
 	return ""
 }
 
