@@ -6,12 +6,43 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
+
+	"github.com/obgw/obgw/testpki"
 )
+
+// productionPKI writes, once per test binary, a PKI like the test PKI but
+// unpublished (testpki.GenerateUnpublished) and returns its directory,
+// which TestMain removes.
+var productionPKI = sync.OnceValues(func() (string, error) {
+	p, err := testpki.GenerateUnpublished(time.Now())
+	if err != nil {
+		return "", err
+	}
+	dir, err := os.MkdirTemp("", "obgw-production-pki")
+	if err != nil {
+		return "", err
+	}
+	productionPKIDir = dir
+	return dir, p.WriteDir(dir)
+})
+
+// productionPKIDir is productionPKI's directory, once made.
+var productionPKIDir string
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if productionPKIDir != "" {
+		os.RemoveAll(productionPKIDir)
+	}
+	os.Exit(code)
+}
 
 // shippedApp adapts the shipped Caddyfile with env set and loads its obgw
 // app as Caddy does at start (Provision, then Validate).
@@ -20,6 +51,19 @@ func shippedApp(t *testing.T, env map[string]string) (*App, error) {
 	for _, k := range []string{"OBGW_ENV", "OBGW_DIAGNOSTICS"} {
 		t.Setenv(k, "")
 		os.Unsetenv(k)
+	}
+	// The trust files: the test PKI for a sandbox, one of production's
+	// own (which refuses the test PKI) otherwise.
+	dir := "testdata/pki"
+	if env["OBGW_ENV"] != EnvSandbox {
+		var err error
+		if dir, err = productionPKI(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for k, f := range map[string]string{"OBGW_QTSP_CAS": testpki.FileQTSPCAs, "OBGW_CRL": testpki.FileQTSPCRL, "OBGW_REGISTRY": testpki.FileRegistry,
+		"OBGW_BANK_SEAL_CERT": testpki.FileBankSeal, "OBGW_BANK_SEAL_KEY": testpki.FileBankSealKey} {
+		t.Setenv(k, filepath.Join(dir, f))
 	}
 	for k, v := range env {
 		t.Setenv(k, v)
