@@ -40,8 +40,8 @@ func Parse(s string) (*Location, error) {
 		return nil, errors.New("pkcs11: pin-value puts the PIN in the configuration, which the admin API serves; " +
 			"put it in a file readable by obgw alone and name it with pin-source=file:/path")
 	}
-	pinSource, ok := u.GetQueryAttribute("pin-source", false)
-	if !ok {
+	pinSource, _ := u.GetQueryAttribute("pin-source", false)
+	if pinSource == "" {
 		return nil, errors.New("pkcs11: pin-source is missing: name the file holding the token's user PIN (pin-source=file:/path)")
 	}
 	u.SetAllowAnyModule(true)
