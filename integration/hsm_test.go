@@ -2,7 +2,6 @@ package integration
 
 import (
 	"encoding/pem"
-	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -93,22 +92,20 @@ func TestSealInSoftHSM(t *testing.T) {
 				t.Errorf("the report: %s", line)
 			}
 			if tt.bits == 0 {
-				resp, err := http.Get("http://" + g.health + "/.well-known/jwks.json")
-				if err != nil {
-					t.Fatal(err)
-				}
-				jwks, _ := io.ReadAll(resp.Body)
-				resp.Body.Close()
+				jwks := internalGet(t, "http://"+g.health+"/.well-known/jwks.json").body
 				if !strings.Contains(string(jwks), `"alg":"ES256"`) || !strings.Contains(string(jwks), `"crv":"P-256"`) {
 					t.Fatalf("the JWKS of a context key in the token: %s", jwks)
 				}
 			}
-			config := adminConfig(t, g)
+			config := string(internalGet(t, "http://"+g.admin+"/config/").body)
 			if !strings.Contains(config, "pkcs11:token=") || strings.Contains(config, pin) {
 				t.Fatalf("the configuration served: %s", config)
 			}
 
-			dir := tokenDirOf(t, hsm, tok.Label)
+			dir, err := tok.Dir()
+			if err != nil {
+				t.Fatal(err)
+			}
 			away := filepath.Join(hsm.Dir, "away-"+tt.name)
 			if err := os.Rename(dir, away); err != nil {
 				t.Fatal(err)
@@ -147,27 +144,3 @@ func TestSealInSoftHSM(t *testing.T) {
 	}
 }
 
-// tokenDirOf is the directory of hsm's token labelled label.
-func tokenDirOf(t *testing.T, hsm *softhsm.HSM, label string) string {
-	t.Helper()
-	dirs, _ := filepath.Glob(filepath.Join(hsm.Dir, "tokens", "*"))
-	for _, d := range dirs {
-		if raw, err := os.ReadFile(filepath.Join(d, "token.object")); err == nil && strings.Contains(string(raw), label) {
-			return d
-		}
-	}
-	t.Fatalf("no token %s under %s", label, hsm.Dir)
-	return ""
-}
-
-// adminConfig is the configuration the gateway's admin API serves.
-func adminConfig(t *testing.T, g *gateway) string {
-	t.Helper()
-	resp, err := http.Get("http://" + g.admin + "/config/")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	config, _ := io.ReadAll(resp.Body)
-	return string(config)
-}

@@ -221,13 +221,20 @@ func logLine(logs, s string) string {
 // load balancer does.
 func readyz(t *testing.T, g *gateway) response {
 	t.Helper()
-	resp, err := http.Get("http://" + g.health + "/readyz")
+	return internalGet(t, "http://"+g.health+"/readyz")
+}
+
+// internalGet GETs url from a listener that is not a TPP's (the health
+// listener, the admin endpoint) and reads the answer.
+func internalGet(t *testing.T, url string) response {
+	t.Helper()
+	resp, err := http.Get(url)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
 	body, _ := io.ReadAll(resp.Body)
-	return response{status: resp.StatusCode, body: body}
+	return response{status: resp.StatusCode, header: resp.Header, body: body}
 }
 
 // TestProductionRefusesTestIdPCredentials (issue 27): the test identity

@@ -138,7 +138,7 @@ func TestTokenAwayAndBack(t *testing.T) {
 	}
 	defer s.Close()
 	digest := sha256.Sum256([]byte("x"))
-	dir, err := tokenDir(tok.Label)
+	dir, err := tok.Dir()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,16 +165,4 @@ func TestTokenAwayAndBack(t *testing.T) {
 	if err := verify(pub, digest[:], sig); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// tokenDir is the directory of the token labelled label.
-func tokenDir(label string) (string, error) {
-	dirs, _ := filepath.Glob(filepath.Join(hsm.Dir, "tokens", "*"))
-	for _, d := range dirs {
-		raw, err := os.ReadFile(filepath.Join(d, "token.object"))
-		if err == nil && strings.Contains(string(raw), label) {
-			return d, nil
-		}
-	}
-	return "", fmt.Errorf("no token %s under %s", label, hsm.Dir)
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 
 	"github.com/ThalesGroup/crypto11"
 )
@@ -90,4 +91,17 @@ func (t *Token) Generate(object string, bits int) (crypto.PublicKey, error) {
 		return nil, err
 	}
 	return key.Public(), nil
+}
+
+// Dir is the directory SoftHSM2 keeps t in: a test that moves it out of
+// the token directory takes the token away, and moving it back returns it.
+func (t *Token) Dir() (string, error) {
+	dirs, _ := filepath.Glob(filepath.Join(t.hsm.Dir, "tokens", "*"))
+	for _, d := range dirs {
+		raw, err := os.ReadFile(filepath.Join(d, "token.object"))
+		if err == nil && strings.Contains(string(raw), t.Label) {
+			return d, nil
+		}
+	}
+	return "", fmt.Errorf("softhsm: no token %s under %s", t.Label, t.hsm.Dir)
 }
