@@ -143,4 +143,3 @@ func TestSealInSoftHSM(t *testing.T) {
 		})
 	}
 }
-
