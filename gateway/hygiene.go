@@ -38,10 +38,11 @@ func checkHygiene(r *Request, p *Policy) *bgerror.Error {
 		return bgerror.NewStatus(http.StatusRequestHeaderFieldsTooLarge, bgerror.CodeFormatError,
 			fmt.Sprintf("the request headers take %d bytes; at most %d are accepted", n, MaxHeaderBytes))
 	}
-	// An encoded slash would let the path routes match on differ from the
-	// path the backend splits: refuse it.
-	if raw := r.HTTP.URL.RawPath; raw != "" && (strings.Contains(raw, "%2F") || strings.Contains(raw, "%2f")) {
-		return bgerror.Format("(request-target)", "the path must not contain an encoded slash (%2F)")
+	// A path the routes and the backend could read as two resources (dot
+	// segments, ";", an encoded slash...): the site's obgw_path_check
+	// refuses it first, and so does every verified route.
+	if err := hygiene.CheckRequestPath(r.HTTP.URL.Path, r.HTTP.URL.EscapedPath()); err != nil {
+		return hygieneError(err)
 	}
 	// Ids with NUL, control characters or invalid UTF-8 name no resource:
 	// refuse them before the limiter, the context token or the database.

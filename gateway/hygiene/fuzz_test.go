@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"net/netip"
 	"net/url"
+	"path"
 	"regexp"
 	"strconv"
 	"strings"
@@ -294,6 +295,33 @@ func FuzzCheckSessionID(f *testing.F) {
 	f.Fuzz(func(t *testing.T, v string) {
 		if got, want := CheckSessionID("TPP-Session-ID", v) == nil, sessionIDPattern.MatchString(v); got != want {
 			t.Errorf("CheckSessionID(%q) ok=%v, want %v", v, got, want)
+		}
+	})
+}
+
+// FuzzCheckRequestPath: a request line's path, parsed as net/http does,
+// is accepted only when cleaning it changes nothing (no dot or empty
+// segment) and it holds no ';', backslash or encoded slash: what the
+// routes match is what an upstream receives.
+func FuzzCheckRequestPath(f *testing.F) {
+	for _, s := range []string{"/v1/accounts", "/v1/payments/../sandbox/initialize", "/v1/sandbox/..;/payments/x",
+		"/v1/accounts/X/balances;x", "/v1/%2e%2e/x", "/v1/a%2Fb", "/v1//x", "/v1/a\\b", "/v1/accounts/"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, target string) {
+		u, err := url.ParseRequestURI(target)
+		if err != nil || u.Path == "" {
+			return
+		}
+		if CheckRequestPath(u.Path, u.EscapedPath()) != nil {
+			return
+		}
+		clean := path.Clean(u.Path)
+		if strings.HasSuffix(u.Path, "/") && clean != "/" {
+			clean += "/"
+		}
+		if clean != u.Path || strings.ContainsAny(u.Path, ";\\") || strings.Contains(strings.ToLower(u.EscapedPath()), "%2f") {
+			t.Fatalf("%q accepted: decoded %q, clean %q", target, u.Path, clean)
 		}
 	})
 }

@@ -2,6 +2,7 @@ package hygiene
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -33,6 +34,43 @@ func CheckPath(path string) error {
 			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path contains a %s at byte %d of the decoded path; send plain text ids", runeText("C1 control character", r), i)}
 		}
 		i += size
+	}
+	return nil
+}
+
+// CheckRequestPath checks the path of a request line, decoded (URL.Path)
+// and as sent (escaped), for what two readers of one path could read
+// differently: Caddy's routes match the path cleaned, and an upstream
+// (a servlet container above all) normalises it in its own way. Refused:
+//   - dot segments ("." and "..", sent plain or percent-encoded), which
+//     route to one policy and resolve, upstream, to another resource;
+//   - ";" (path parameters: "/..;/" is a dot segment to Tomcat and Jetty,
+//     and "balances;x" the balances to them but no route here);
+//   - a backslash, which some servers read as a slash;
+//   - an empty segment ("//"), which some collapse and others keep;
+//   - an encoded slash (%2F), which splits a segment for one reader only.
+//
+// No resource of the interface has such a path.
+func CheckRequestPath(decoded, escaped string) error {
+	if strings.Contains(escaped, "%2F") || strings.Contains(escaped, "%2f") {
+		return &Error{Path: RequestTarget, Text: "the path must not contain an encoded slash (%2F)"}
+	}
+	for i, c := range []byte(decoded) {
+		switch c {
+		case ';':
+			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path must not contain ';' (path parameters), found at byte %d of the decoded path", i)}
+		case '\\':
+			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path must not contain a backslash, found at byte %d of the decoded path", i)}
+		}
+	}
+	segments := strings.Split(decoded, "/")
+	for i, s := range segments {
+		switch {
+		case s == "." || s == "..":
+			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path must not contain a dot segment (%q); send the path of the resource itself", s)}
+		case s == "" && i > 0 && i < len(segments)-1:
+			return &Error{Path: RequestTarget, Text: "the path must not contain an empty segment (//)"}
+		}
 	}
 	return nil
 }

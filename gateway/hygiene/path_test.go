@@ -43,3 +43,36 @@ func TestCheckPathDoesNotAllocateOnValidInput(t *testing.T) {
 		t.Errorf("CheckPath: %v allocations, want 0", allocs)
 	}
 }
+
+// TestCheckRequestPath: paths that a route and an upstream could read as
+// two resources are refused; the interface's own paths pass.
+func TestCheckRequestPath(t *testing.T) {
+	for _, tt := range []struct {
+		decoded, escaped, err string
+	}{
+		{"/v1/accounts/enc!!abc-_DEF/transactions", "/v1/accounts/enc!!abc-_DEF/transactions", ""},
+		{"/api-sandbox/v1/payments/sepa-credit-transfers", "", ""},
+		{"/v1/accounts/", "", ""},
+		{"/", "", ""},
+		{"/v1/payments/../sandbox/initialize", "", `dot segment ("..")`},
+		{"/v1/payments/../sandbox/initialize", "/v1/payments/%2e%2e/sandbox/initialize", `dot segment ("..")`},
+		{"/v1/./accounts", "", `dot segment (".")`},
+		{"/v1/accounts/..", "", `dot segment ("..")`},
+		{"/v1/sandbox/..;/payments/sepa-credit-transfers", "", "';' (path parameters), found at byte 14"},
+		{"/v1/accounts/X/balances;x", "", "';'"},
+		{"/v1/accounts\\..\\payments", "", "backslash"},
+		{"/v1//accounts", "", "empty segment"},
+		{"/v1/accounts/a/b", "/v1/accounts/a%2Fb", "encoded slash"},
+	} {
+		err := CheckRequestPath(tt.decoded, tt.escaped)
+		if tt.err == "" {
+			if err != nil {
+				t.Errorf("%s: %v", tt.decoded, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), tt.err) {
+			t.Errorf("%s (%s): %v, want %q", tt.decoded, tt.escaped, err, tt.err)
+		}
+	}
+}
