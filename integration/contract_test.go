@@ -484,6 +484,7 @@ var unchecked = map[string]string{
 	"TestTPPContactsExport":                 "the admin endpoint's contacts export",
 	"scrape":                                "the internal health listener's /metrics",
 	"internalGet":                           "the internal health listener and the admin endpoint",
+	"TestNoSmuggledIdentity":                "the TLS site over HTTP/1.1 with Connection and trailers, which client's HTTP/2 cannot send",
 	"TestHealthByIPAddress":                 "the internal health listener, and the TLS site by IP address (421 before any route)",
 	"promAPI":                               "the Prometheus server",
 	"TestPrometheusEvaluatesRules":          "the Prometheus server",

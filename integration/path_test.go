@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"path"
@@ -20,6 +21,9 @@ import (
 type servletUpstream struct {
 	mu   sync.Mutex
 	seen []string
+	// identity holds, per path served, the X-Obgw-* headers and
+	// trailers it received.
+	identity map[string][]string
 }
 
 func (u *servletUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -28,17 +32,57 @@ func (u *servletUpstream) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		segments[i], _, _ = strings.Cut(s, ";")
 	}
 	p := path.Clean(strings.Join(segments, "/"))
+	_, _ = io.Copy(io.Discard, r.Body) // the trailers come after it
+	var identity []string
+	for _, h := range []http.Header{r.Header, r.Trailer} {
+		for name, v := range h {
+			if strings.HasPrefix(name, "X-Obgw-") {
+				identity = append(identity, name+": "+strings.Join(v, ","))
+			}
+		}
+	}
 	u.mu.Lock()
 	u.seen = append(u.seen, p)
+	if u.identity == nil {
+		u.identity = map[string][]string{}
+	}
+	u.identity[p] = identity
 	u.mu.Unlock()
 	w.Header().Set("Content-Type", "application/json")
 	_, _ = w.Write([]byte(`{"served":"` + p + `"}`))
+}
+
+func (u *servletUpstream) identityAt(p string) []string {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.identity[p]
 }
 
 func (u *servletUpstream) paths() []string {
 	u.mu.Lock()
 	defer u.mu.Unlock()
 	return append([]string(nil), u.seen...)
+}
+
+// startServletUpstream serves u over mutual TLS as a bank's upstream, and
+// a gateway in front of it (OBGW_BACKEND=upstream).
+func startServletUpstream(t *testing.T, u *servletUpstream) *gateway {
+	t.Helper()
+	gatewayCA := x509.NewCertPool()
+	gatewayCA.AddCert(pki.GatewayCA.Certificate)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
+		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: u, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	key, _ := edKeyFile(t, t.TempDir(), "context")
+	return startGateway(t, "Caddyfile", "OBGW_BACKEND=upstream",
+		fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", ln.Addr().(*net.TCPAddr).Port),
+		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key).
+		fixture("the upstream is a servlet-like test double that answers the path it read, not the interface")
 }
 
 // TestPathsReadOneWay (issue 34, 3): in front of a bank's upstream that
@@ -50,22 +94,8 @@ func (u *servletUpstream) paths() []string {
 // segment; on verified routes and on the unverified SCA route alike. The
 // AIS-only TPP signs them all; the paths of the interface still pass.
 func TestPathsReadOneWay(t *testing.T) {
-	gatewayCA := x509.NewCertPool()
-	gatewayCA.AddCert(pki.GatewayCA.Certificate)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
-		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
-	if err != nil {
-		t.Fatal(err)
-	}
 	up := &servletUpstream{}
-	srv := &http.Server{Handler: up, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	key, _ := edKeyFile(t, t.TempDir(), "context")
-	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=upstream",
-		fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", ln.Addr().(*net.TCPAddr).Port),
-		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key).
-		fixture("the upstream is a servlet-like test double that answers the path it read, not the interface")
+	g := startServletUpstream(t, up)
 	c := client(nil)
 	call := func(method, p string) response {
 		t.Helper()
@@ -100,5 +130,56 @@ func TestPathsReadOneWay(t *testing.T) {
 	// The interface's paths pass, as sent.
 	if got := call(http.MethodGet, "/v1/accounts/X/balances"); got.status != 200 || !strings.Contains(string(got.body), `"served":"/v1/accounts/X/balances"`) {
 		t.Fatalf("a plain path: %d %s", got.status, got.body)
+	}
+}
+
+// TestNoSmuggledIdentity (issue 34, 5): over HTTP/1.1, which carries
+// Connection and trailers, a client cannot unset the gateway's token by
+// naming it hop-by-hop, nor pass X-Obgw-* headers as request trailers,
+// on a verified POST or on the unverified SCA route: the upstream gets
+// the gateway's X-Obgw-Context alone, or nothing.
+func TestNoSmuggledIdentity(t *testing.T) {
+	up := &servletUpstream{}
+	g := startServletUpstream(t, up)
+	h1 := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
+		TLSClientConfig: &tls.Config{RootCAs: tlsRoots, NextProtos: []string{"http/1.1"}}, DisableCompression: true}}
+	do := func(method, p string, sign bool) {
+		t.Helper()
+		body := strings.NewReader(`{"instructedAmount":{"currency":"NOK","amount":"1.00"}}`)
+		req := newRequest(t, g, method, p, nil)
+		req.Header.Set("Connection", "close, X-Obgw-Context")
+		req.Header.Set("X-Obgw-Psu", "smuggled")
+		if method == http.MethodPost {
+			// Chunked, with trailers the client announces.
+			req.Body = io.NopCloser(body)
+			req.ContentLength = -1
+			req.Header.Set("Content-Type", "application/json")
+			req.Trailer = http.Header{"X-Obgw-Context": {"smuggled"}, "X-Obgw-Psu": {"smuggled"}}
+		}
+		if sign {
+			if err := signer(t, "tpp").Sign(req, nil); err != nil {
+				t.Fatal(err)
+			}
+			// The Digest of a body sent in chunks: the signer saw none.
+			req.Header.Del("Digest")
+		}
+		resp, err := h1.Do(req)
+		if err != nil {
+			t.Fatalf("%s %s: %v", method, p, err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+	}
+	do(http.MethodGet, "/v1/accounts", true)
+	got := up.identityAt("/v1/accounts")
+	if len(got) != 1 || !strings.HasPrefix(got[0], "X-Obgw-Context: ") || strings.Contains(got[0], "smuggled") {
+		t.Errorf("a verified GET naming X-Obgw-Context in Connection: the upstream got %q", got)
+	}
+	do(http.MethodPost, "/v1/sca/anything", false)
+	if got := up.identityAt("/v1/sca/anything"); len(got) != 0 {
+		t.Errorf("the SCA route with X-Obgw-* trailers: the upstream got %q", got)
+	}
+	if seen := up.paths(); len(seen) != 2 {
+		t.Errorf("the upstream served %v", seen)
 	}
 }
