@@ -1,11 +1,8 @@
 package integration
 
 import (
-	"crypto/tls"
-	"crypto/x509"
 	"encoding/base64"
 	"fmt"
-	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -98,16 +95,9 @@ func TestMetricsCountBackendService(t *testing.T) {
 // with their Berlin Group code; an upstream 502, which the TPP gets as
 // the gateway's 503 (handle_response), is counted once, by the gateway.
 func TestMetricsCountUpstream(t *testing.T) {
-	gatewayCA := x509.NewCertPool()
-	gatewayCA.AddCert(pki.GatewayCA.Certificate)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
-		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
-	if err != nil {
-		t.Fatal(err)
-	}
 	// The bank's backend: 401 CONSENT_INVALID for the account list, 502
 	// for anything else.
-	upstream := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	g := gatewayBefore(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/v1/accounts" {
 			w.WriteHeader(http.StatusBadGateway)
 			return
@@ -115,15 +105,7 @@ func TestMetricsCountUpstream(t *testing.T) {
 		w.Header().Set("Content-Type", "application/json")
 		w.WriteHeader(http.StatusUnauthorized)
 		_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"CONSENT_INVALID","text":"no consent"}]}`))
-	}), ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = upstream.Serve(ln) }()
-	t.Cleanup(func() { _ = upstream.Close() })
-
-	key, _ := edKeyFile(t, t.TempDir(), "context")
-	g := startGateway(t, "Caddyfile", "OBGW_BACKEND=upstream",
-		fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", ln.Addr().(*net.TCPAddr).Port),
-		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key).
-		fixture("the upstream is a test double that answers a refusal or a 502, not the interface")
+	}), "the upstream is a test double that answers a refusal or a 502, not the interface")
 	metricsURL := "http://" + g.health + "/metrics"
 
 	if got := signedCall(t, g, "/v1/accounts", pki.TPP("tpp").Seal); got.status != 401 || got.err.code() != "CONSENT_INVALID" {

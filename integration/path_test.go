@@ -2,10 +2,7 @@ package integration
 
 import (
 	"crypto/tls"
-	"crypto/x509"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"path"
 	"strings"
@@ -64,27 +61,6 @@ func (u *servletUpstream) paths() []string {
 	return append([]string(nil), u.seen...)
 }
 
-// startServletUpstream serves u over mutual TLS as a bank's upstream, and
-// a gateway in front of it (OBGW_BACKEND=upstream).
-func startServletUpstream(t *testing.T, u *servletUpstream) *gateway {
-	t.Helper()
-	gatewayCA := x509.NewCertPool()
-	gatewayCA.AddCert(pki.GatewayCA.Certificate)
-	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
-		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := &http.Server{Handler: u, ReadHeaderTimeout: 5 * time.Second}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() { _ = srv.Close() })
-	key, _ := edKeyFile(t, t.TempDir(), "context")
-	return startGateway(t, "Caddyfile", "OBGW_BACKEND=upstream",
-		fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", ln.Addr().(*net.TCPAddr).Port),
-		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key).
-		fixture("the upstream is a servlet-like test double that answers the path it read, not the interface")
-}
-
 // TestPathsReadOneWay (issue 34, 3): in front of a bank's upstream that
 // normalises paths as a servlet container does, a path that the routes
 // would match as one resource and the upstream serve as another is
@@ -95,7 +71,7 @@ func startServletUpstream(t *testing.T, u *servletUpstream) *gateway {
 // AIS-only TPP signs them all; the paths of the interface still pass.
 func TestPathsReadOneWay(t *testing.T) {
 	up := &servletUpstream{}
-	g := startServletUpstream(t, up)
+	g := gatewayBefore(t, up, "the upstream is a servlet-like test double that answers the path it read, not the interface")
 	c := client(nil)
 	call := func(method, p string) response {
 		t.Helper()
@@ -140,7 +116,7 @@ func TestPathsReadOneWay(t *testing.T) {
 // the gateway's X-Obgw-Context alone, or nothing.
 func TestNoSmuggledIdentity(t *testing.T) {
 	up := &servletUpstream{}
-	g := startServletUpstream(t, up)
+	g := gatewayBefore(t, up, "the upstream is a servlet-like test double that answers the path it read, not the interface")
 	h1 := &http.Client{Timeout: 30 * time.Second, Transport: &http.Transport{
 		TLSClientConfig: &tls.Config{RootCAs: tlsRoots, NextProtos: []string{"http/1.1"}}, DisableCompression: true}}
 	do := func(method, p string, sign bool) {

@@ -104,6 +104,28 @@ func upstreamGateway(t *testing.T, port, health, upstream int, key string, publi
 	return g.fixture("the upstream is a Node test double that answers the identity it verified, not the interface")
 }
 
+// gatewayBefore serves h over mutual TLS as a bank's upstream (the test
+// PKI's server certificate; the gateways' client certificates required),
+// and starts a gateway in front of it (OBGW_BACKEND=upstream), a fixture
+// for why.
+func gatewayBefore(t *testing.T, h http.Handler, why string) *gateway {
+	t.Helper()
+	gatewayCA := x509.NewCertPool()
+	gatewayCA.AddCert(pki.GatewayCA.Certificate)
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{pki.Server.TLSCertificate()},
+		ClientAuth: tls.RequireAndVerifyClientCert, ClientCAs: gatewayCA})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	t.Cleanup(func() { _ = srv.Close() })
+	key, _ := edKeyFile(t, t.TempDir(), "context")
+	return startGateway(t, "Caddyfile", "OBGW_BACKEND=upstream",
+		fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", ln.Addr().(*net.TCPAddr).Port),
+		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key).fixture(why)
+}
+
 // upstreamTimeout is the gateway's response_header_timeout in the tests.
 const upstreamTimeout = 3 * time.Second
 
