@@ -63,14 +63,18 @@ func CheckRequestPath(decoded, escaped string) error {
 			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path must not contain a backslash, found at byte %d of the decoded path", i)}
 		}
 	}
-	segments := strings.Split(decoded, "/")
-	for i, s := range segments {
+	// Segment by segment, without splitting: every request pays this.
+	for i, rest := 0, decoded; ; i++ {
+		s, after, more := strings.Cut(rest, "/")
 		switch {
 		case s == "." || s == "..":
 			return &Error{Path: RequestTarget, Text: fmt.Sprintf("the path must not contain a dot segment (%q); send the path of the resource itself", s)}
-		case s == "" && i > 0 && i < len(segments)-1:
+		case s == "" && i > 0 && more:
 			return &Error{Path: RequestTarget, Text: "the path must not contain an empty segment (//)"}
 		}
+		if !more {
+			return nil
+		}
+		rest = after
 	}
-	return nil
 }

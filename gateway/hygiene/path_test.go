@@ -76,3 +76,15 @@ func TestCheckRequestPath(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkCheckRequestPath: the site's path check on a transactions
+// read's path, which every request pays.
+func BenchmarkCheckRequestPath(b *testing.B) {
+	p := "/v1/accounts/enc!!Qm9ndXMtYWNjb3VudC1pZC0xMjM0NTY3OA/transactions"
+	b.ReportAllocs()
+	for b.Loop() {
+		if CheckRequestPath(p, p) != nil {
+			b.Fatal("refused")
+		}
+	}
+}
