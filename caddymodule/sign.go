@@ -118,8 +118,25 @@ var signBufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 // signs the error answers of those routes only.
 const signedVar = "obgw.signed"
 
-// ServeHTTP signs what next answers. In handle_errors it signs only the
-// answers to requests whose route had obgw_sign.
+// authenticatedVar marks a request that obgw_verify authenticated: its
+// signature verified, or the route's policy let it through (see
+// publish). Only the answers to those are sealed.
+const authenticatedVar = "obgw.authenticated"
+
+// authenticated reports whether obgw_verify authenticated r.
+func authenticated(r *http.Request) bool {
+	ok, _ := caddyhttp.GetVar(r.Context(), authenticatedVar).(bool)
+	return ok
+}
+
+// ServeHTTP signs what next answers, when the request authenticated: a
+// refusal before that (no certificate or an untrusted one, no valid
+// signature, malformed headers, a path or body refused before any check)
+// goes out unsigned, so that a client without credentials cannot make the
+// bank spend a signature on each of its requests. Such a refusal holds
+// nothing of the bank's but a Berlin Group error code; the description
+// makes the response signature optional ("may"). In handle_errors it
+// signs only the answers to requests whose route had obgw_sign.
 func (s *Sign) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
 	if _, handlingError := r.Context().Value(caddyhttp.ErrorCtxKey).(error); handlingError {
 		if signed, _ := caddyhttp.GetVar(r.Context(), signedVar).(bool); !signed {
@@ -169,6 +186,11 @@ func (s *Sign) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.
 	if len(body) > 0 || r.Method != http.MethodHead {
 		// (A HEAD answer keeps the length of the GET's body.)
 		h.Set("Content-Length", strconv.Itoa(len(body)))
+	}
+	if !authenticated(r) {
+		w.WriteHeader(status)
+		_, err := w.Write(body)
+		return err
 	}
 	if err := s.seal.Sign(h, body, now()); err != nil {
 		// Only a signed header sent twice gets here: nothing the TPP

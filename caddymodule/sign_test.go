@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -39,13 +40,51 @@ func testSign(t *testing.T, max int64) (*Sign, *tppclient.ResponseVerifier) {
 
 const testRequestID = "99391c7e-ad88-49ec-a2ad-99ddcb1f7721"
 
-// signRequest is a request through Caddy's variables middleware (obgw_sign
-// keeps a variable for handle_errors).
+// signRequest is a request that obgw_verify authenticated, through Caddy's
+// variables middleware (obgw_sign keeps a variable for handle_errors).
 func signRequest(method string) *http.Request {
 	r := httptest.NewRequest(method, "/v1/accounts", nil)
 	r.Header.Set("X-Request-ID", testRequestID)
-	ctx := context.WithValue(r.Context(), caddyhttp.VarsCtxKey, map[string]any{})
+	ctx := context.WithValue(r.Context(), caddyhttp.VarsCtxKey, map[string]any{authenticatedVar: true})
 	return r.WithContext(ctx)
+}
+
+// A refusal to a request that did not authenticate goes out as written,
+// unsigned (no signature for a stranger), its X-Request-ID echoed; the
+// same answer to an authenticated request is sealed.
+func TestSignOnlyAuthenticated(t *testing.T) {
+	s, v := testSign(t, DefaultMaxSignedResponse)
+	refuse := caddyhttp.HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(http.StatusUnauthorized)
+		_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"CERTIFICATE_MISSING"}]}`))
+		return nil
+	})
+	stranger := httptest.NewRequest(http.MethodGet, "/v1/accounts", nil)
+	stranger.Header.Set("X-Request-ID", testRequestID)
+	stranger = stranger.WithContext(context.WithValue(stranger.Context(), caddyhttp.VarsCtxKey, map[string]any{}))
+	w := httptest.NewRecorder()
+	if err := s.ServeHTTP(w, stranger, refuse); err != nil {
+		t.Fatal(err)
+	}
+	if w.Code != http.StatusUnauthorized || !strings.Contains(w.Body.String(), "CERTIFICATE_MISSING") {
+		t.Fatalf("%d %s", w.Code, w.Body)
+	}
+	for _, k := range []string{"Signature", "Digest", seal.CertificateHeader} {
+		if w.Header().Get(k) != "" {
+			t.Errorf("the refusal of a stranger carries %s", k)
+		}
+	}
+	if w.Header().Get("X-Request-Id") != testRequestID || w.Header().Get("Content-Length") != strconv.Itoa(w.Body.Len()) {
+		t.Errorf("headers %v", w.Header())
+	}
+	w = httptest.NewRecorder()
+	if err := s.ServeHTTP(w, signRequest(http.MethodGet), refuse); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Verify(w.Header(), w.Body.Bytes(), testRequestID); err != nil {
+		t.Fatalf("the refusal of an authenticated request: %v", err)
+	}
 }
 
 // The answer is held, then sent whole with the seal: written in pieces,

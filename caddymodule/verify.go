@@ -390,6 +390,9 @@ func publish(r *http.Request, out *gateway.Outcome, family string) {
 		if out.Err != nil {
 			vars["obgw.error"] = out.Err.Code
 		}
+		if out.Err == nil || out.Decision(gateway.CheckSignature) == gateway.DecisionPass {
+			vars[authenticatedVar] = true
+		}
 	}
 	if extra, ok := ctx.Value(caddyhttp.ExtraLogFieldsCtxKey).(*caddyhttp.ExtraLogFields); ok {
 		l := outcomeLog{out: out}

@@ -1,8 +1,8 @@
 package integration
 
 import (
-	"bytes"
 	"compress/gzip"
+	"encoding/json"
 	"encoding/pem"
 	"errors"
 	"fmt"
@@ -64,10 +64,19 @@ func (signatureCheck) check(x *exchange) error {
 		}
 		return nil
 	}
-	// obgw_path_check refuses a path that reads two ways before any route,
-	// so before obgw_sign: an unauthenticated refusal, unsigned.
-	if h.Get("Signature") == "" && x.response.StatusCode == http.StatusBadRequest && bytes.Contains(x.wire, []byte(`"path":"(request-target)"`)) {
-		return nil
+	// A refusal before the request authenticated goes out unsigned: its
+	// code is one of the checks before and of the signature (the exact
+	// cases: TestStrangersCostNoSignature).
+	if h.Get("Signature") == "" && x.response.StatusCode >= 400 && x.response.StatusCode < 500 {
+		var e struct {
+			TPPMessages []struct{ Code string } `json:"tppMessages"`
+		}
+		if json.Unmarshal(x.wire, &e) == nil && len(e.TPPMessages) > 0 && preAuthenticationCodes[e.TPPMessages[0].Code] {
+			if h.Get("Digest") != "" || h.Get("ASPSP-Signature-Certificate") != "" {
+				return errors.New("an unsigned refusal carries Digest or ASPSP-Signature-Certificate")
+			}
+			return nil
+		}
 	}
 	if x.request.Method == http.MethodHead {
 		// A HEAD answer has no body for its Digest (it is the GET's); its
@@ -92,6 +101,15 @@ func (signatureCheck) check(x *exchange) error {
 		return fmt.Errorf("the answer of a route that signs does not verify: %w", err)
 	}
 	return nil
+}
+
+// preAuthenticationCodes are the codes of the gateway's checks up to the
+// signature's (hygiene, date, certificate, signature), whose refusals are
+// not sealed.
+var preAuthenticationCodes = map[string]bool{
+	"FORMAT_ERROR": true, "REQUESTED_FORMATS_INVALID": true, "TIMESTAMP_INVALID": true,
+	"CERTIFICATE_MISSING": true, "CERTIFICATE_INVALID": true, "CERTIFICATE_EXPIRED": true,
+	"CERTIFICATE_REVOKED": true, "SIGNATURE_MISSING": true, "SIGNATURE_INVALID": true,
 }
 
 // signedPrefixes are the paths the shipped policies sign (ais.caddy,
@@ -169,8 +187,9 @@ func verifySigned(t *testing.T, what string, r response, requestID string) {
 
 // TestResponsesAreSigned: with the shipped Caddyfile, the answers of
 // account information and payment initiation are signed with the bank's
-// seal, refusals of the gateway included, on the in-process backend and
-// in the split deployment (the gateway signs); the other routes are not.
+// seal, the gateway's refusals of authenticated requests included, on the
+// in-process backend and in the split deployment (the gateway signs); the
+// other routes are not.
 func TestResponsesAreSigned(t *testing.T) {
 	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
 	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
@@ -199,14 +218,16 @@ func TestResponsesAreSigned(t *testing.T) {
 	}
 	verifySigned(t, "consent created", got, req.Header.Get("X-Request-ID"))
 
-	// The gateway's refusal of an unsigned request.
-	req = newRequest(t, g, http.MethodGet, "/v1/payments/sepa-credit-transfers/x/status", nil)
-	badRequest(req)
-	req.Header.Set("X-Request-ID", uuid.NewString())
-	req.Header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+	// The gateway's refusal of an authenticated request: the AISP's signed
+	// payment, refused for its role.
+	req = newRequest(t, g, http.MethodPost, "/v1/payments/sepa-credit-transfers", paymentBody)
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := signer(t, "aisp").Sign(req, paymentBody); err != nil {
+		t.Fatal(err)
+	}
 	got = send(t, s.c, req)
-	if got.status != 400 || got.err.code() != "CERTIFICATE_MISSING" {
-		t.Fatalf("unsigned: %d %s", got.status, got.body)
+	if got.status != 401 || got.err.code() != "ROLE_INVALID" {
+		t.Fatalf("the AISP's payment: %d %s", got.status, got.body)
 	}
 	verifySigned(t, "refusal", got, req.Header.Get("X-Request-ID"))
 	if got.header.Get("X-Request-Id") != req.Header.Get("X-Request-ID") {
@@ -233,8 +254,78 @@ func TestResponsesAreSigned(t *testing.T) {
 
 	// The access log (written by now for the refusal above) keeps neither
 	// the signature nor the certificate.
-	if logs := g.logs(); !strings.Contains(logs, `"status":400`) || strings.Contains(logs, sig) || strings.Contains(logs, cert) {
+	if logs := g.logs(); !strings.Contains(logs, `"status":401`) || strings.Contains(logs, sig) || strings.Contains(logs, cert) {
 		t.Fatal("the access log holds the response signature or the seal certificate, or not the refusal")
+	}
+}
+
+// TestStrangersCostNoSignature: the refusal of a request that did not
+// authenticate (up to and including the signature check) goes out
+// unsigned, so that a client without credentials costs the bank no
+// signature; every refusal after the signature verified, and every answer
+// of the backend, is sealed.
+func TestStrangersCostNoSignature(t *testing.T) {
+	g := startGateway(t, "Caddyfile")
+	c := client(nil)
+	cases := []struct {
+		name   string
+		tpp    string
+		method string
+		body   []byte
+		change func(*http.Request)
+		code   string
+		sealed bool
+		bad    bool // against the OpenAPI document
+	}{
+		{name: "no certificate, no signature", code: "CERTIFICATE_MISSING"},
+		{name: "a QSealC, no signature", tpp: "tpp", change: func(r *http.Request) { r.Header.Del("Signature") }, code: "SIGNATURE_MISSING"},
+		{name: "a signature that does not verify", tpp: "tpp", change: func(r *http.Request) { r.Header.Set("X-Request-ID", uuid.NewString()) }, code: "SIGNATURE_INVALID"},
+		{name: "a certificate of an untrusted CA", tpp: "untrusted", code: "CERTIFICATE_INVALID"},
+		{name: "a malformed header", tpp: "tpp", change: func(r *http.Request) { r.Header.Set("PSU-IP-Address", "300.1.1.1") }, code: "FORMAT_ERROR"},
+		{name: "a TPP the register withdrew", tpp: "withdrawn", code: "CERTIFICATE_BLOCKED", sealed: true},
+		{name: "an AISP initiating a payment", tpp: "aisp", method: http.MethodPost, body: paymentBody, code: "ROLE_INVALID", sealed: true},
+		{name: "a signed body that breaks the JSON rules", tpp: "tpp", method: http.MethodPost, body: []byte(`{"a":1,"a":2}`), code: "FORMAT_ERROR", sealed: true, bad: true},
+		{name: "the backend's refusal", tpp: "tpp", code: "CONSENT_INVALID", sealed: true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			method, path := http.MethodGet, "/v1/accounts"
+			if tc.method != "" {
+				method, path = tc.method, "/v1/payments/sepa-credit-transfers"
+			}
+			req := newRequest(t, g, method, path, tc.body)
+			req.Header.Set("PSU-IP-Address", "192.0.2.10")
+			if tc.tpp != "" {
+				if err := signer(t, tc.tpp).Sign(req, tc.body); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				req.Header.Set("X-Request-ID", uuid.NewString())
+				req.Header.Set("Date", time.Now().UTC().Format(http.TimeFormat))
+			}
+			if tc.change != nil {
+				tc.change(req)
+			}
+			if !tc.sealed || tc.bad {
+				badRequest(req)
+			}
+			got := send(t, c, req)
+			if got.status < 400 || len(got.err.TPPMessages) == 0 || got.err.TPPMessages[0].Code != tc.code {
+				t.Fatalf("got %d %s, want %s: %s", got.status, got.err.code(), tc.code, got.body)
+			}
+			if got.header.Get("X-Request-Id") != req.Header.Get("X-Request-ID") {
+				t.Errorf("X-Request-ID not echoed: %v", got.header)
+			}
+			if !tc.sealed {
+				for _, k := range []string{"Signature", "Digest", "ASPSP-Signature-Certificate"} {
+					if got.header.Get(k) != "" {
+						t.Fatalf("the refusal of a request that did not authenticate carries %s", k)
+					}
+				}
+				return
+			}
+			verifySigned(t, tc.name, got, req.Header.Get("X-Request-ID"))
+		})
 	}
 }
 
