@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/obgw/obgw/gateway"
@@ -116,6 +115,11 @@ type App struct {
 	// after a request is authenticated, in chunks as bytes arrive; a chunk
 	// beyond the budget is refused with 503.
 	BodyMemory int64 `json:"body_memory,omitempty"`
+	// BodyShare is how many of those bytes the requests of one TPP (by the
+	// organizationIdentifier of its QSealC) hold at once (default 4 MiB,
+	// at most body_memory): one TPP cannot take the others' memory. It
+	// must exceed every obgw_verify max_body.
+	BodyShare int64 `json:"body_share,omitempty"`
 	// OCSP turns on OCSP revocation checks of TPP certificates (RFC 6960,
 	// the responder the certificate names), with the crl file, or else the
 	// CRLs the certificates name, as fallback.
@@ -146,7 +150,7 @@ type App struct {
 	// process without obgw global options; the app runs background work
 	// and verifies nothing (obgw_verify refuses to provision).
 	backendOnly bool
-	bodies      *semaphore.Weighted
+	bodies      *bodyBudget
 	metrics     *metrics
 	validity    validity // of the CAs and CRLs loaded, for the metrics
 	state       *sharedState
@@ -211,7 +215,10 @@ func (a *App) Provision(ctx caddy.Context) (err error) {
 	if a.BodyMemory <= 0 {
 		a.BodyMemory = DefaultBodyMemory
 	}
-	a.bodies = semaphore.NewWeighted(a.BodyMemory)
+	if a.BodyShare <= 0 {
+		a.BodyShare = DefaultBodyShare
+	}
+	a.bodies = newBodyBudget(a.BodyMemory, a.BodyShare)
 	certs, err := a.certificateVerifier()
 	if err != nil {
 		return err

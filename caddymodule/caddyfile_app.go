@@ -39,6 +39,7 @@ func init() {
 //	    bank_seal_cert        <PEM QSealC the responses are signed with>
 //	    bank_seal_key         <its PEM private key: RSA, or ECDSA P-256>
 //	    body_memory           <bytes, e.g. 64MiB>
+//	    body_share            <bytes one TPP holds, e.g. 4MiB>
 //	    redis_url             <redis:// URL>
 //	    ocsp                  on|off
 //	    ocsp_override         <url>
@@ -114,6 +115,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.ContextAudience = arg
 		case "body_memory":
 			a.BodyMemory, err = parseSize(arg)
+		case "body_share":
+			a.BodyShare, err = parseSize(arg)
 		case "environment":
 			a.Environment = arg
 		case "bank_seal_cert":

@@ -147,8 +147,8 @@ func (s *SignatureCheck) ServeHTTP(w http.ResponseWriter, r *http.Request, next 
 		}
 		body := &bodyRead{budget: s.app.bodies}
 		defer body.release()
-		req.ReadBody = func() ([]byte, *bgerror.Error) {
-			return body.read(w, r, s.MaxBody, time.Duration(s.BodyTimeout))
+		req.ReadBody = func(tpp string) ([]byte, *bgerror.Error) {
+			return body.read(w, r, tpp, s.MaxBody, time.Duration(s.BodyTimeout))
 		}
 	}
 	a, e := s.verifier.Analyse(r.Context(), &req, &s.policy)

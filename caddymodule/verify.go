@@ -10,10 +10,10 @@ import (
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+	"github.com/dustin/go-humanize"
 	"go.opentelemetry.io/otel/trace"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
-	"golang.org/x/sync/semaphore"
 
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
@@ -87,7 +87,7 @@ type Verify struct {
 
 	policy   gateway.Policy
 	verifier *gateway.Verifier
-	bodies   *semaphore.Weighted
+	bodies   *bodyBudget
 	metrics  *metrics
 	logger   *zap.Logger
 	// reads counts the successful reads LogSampleReads samples (a
@@ -128,6 +128,10 @@ func (v *Verify) Provision(ctx caddy.Context) error {
 	v.policy = p
 	if v.MaxBody <= 0 {
 		v.MaxBody = DefaultMaxBody
+	}
+	if v.MaxBody >= app.bodies.share {
+		return fmt.Errorf("obgw_verify: max_body %s does not fit in a TPP's share of the body memory (the obgw app's body_share, %s): make body_share larger than max_body",
+			humanize.IBytes(uint64(v.MaxBody)), humanize.IBytes(uint64(app.bodies.share)))
 	}
 	if v.BodyTimeout <= 0 {
 		v.BodyTimeout = caddy.Duration(DefaultBodyTimeout)
@@ -237,8 +241,8 @@ func (v *Verify) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhtt
 		}
 		body := &bodyRead{budget: v.bodies}
 		defer body.release()
-		req.ReadBody = func() ([]byte, *bgerror.Error) {
-			return body.read(w, r, v.MaxBody, time.Duration(v.BodyTimeout))
+		req.ReadBody = func(tpp string) ([]byte, *bgerror.Error) {
+			return body.read(w, r, tpp, v.MaxBody, time.Duration(v.BodyTimeout))
 		}
 	}
 	if r.TLS != nil && len(r.TLS.PeerCertificates) > 0 {

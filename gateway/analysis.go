@@ -105,9 +105,10 @@ func (a *Analysis) step(check string, s sigStep, code, notReached string) {
 // verdict instead of stopping at the first failure. It executes nothing
 // and records nothing: the X-Request-ID is not claimed (the real call may
 // use it next), no call is counted against a limit, no context token is
-// issued. The body is read (r.ReadBody) only when the certificate is one
-// the gateway trusts, so that a client without one makes it neither wait
-// for a body nor hold one; the error returned is that read's, if it failed.
+// issued. The body is read (r.ReadBody) and its Digest checked only when
+// the signature verifies, as the pipeline does, so that a client that
+// cannot sign makes it neither wait for a body nor hold one; the error
+// returned is that read's, if it failed.
 func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysis, *bgerror.Error) {
 	a := &Analysis{Result: statusOK}
 	now := v.cfg.Now()
@@ -180,12 +181,13 @@ func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysi
 	}
 	a.skip("replay", "not recorded: the X-Request-ID stays unused for your real call")
 
-	if certErr != nil {
-		a.skip("digest", "the body is read only for a request with a trusted certificate")
-		a.skip("body", "the body is read only for a request with a trusted certificate")
+	if !signed || certErr != nil {
+		const unread = "the body is read only once the certificate and the signature pass"
+		a.skip("digest", unread)
+		a.skip("body", unread)
 	} else {
 		if r.ReadBody != nil {
-			body, e := r.ReadBody()
+			body, e := r.ReadBody(entry.identity.OrganizationIdentifier)
 			if e != nil {
 				return nil, e
 			}

@@ -460,23 +460,49 @@ func TestAnalyse(t *testing.T) {
 		"signedHeaders": `lacks digest (the request has a Digest header), psu-id (the request has a PSU-ID header), tpp-redirect-uri (the request has a TPP-Redirect-URI header); sign headers="date x-request-id digest psu-id tpp-redirect-uri"`,
 		"signature":     "",
 		"registry":      "looked up only for a request whose certificate and signature pass",
-		"digest":        "the header claims SHA-256=",
+		"digest":        "the body is read only once the certificate and the signature pass",
 	} {
 		if !strings.Contains(got[c].Text, want) {
 			t.Errorf("%s: %+v lacks %q", c, got[c], want)
 		}
 	}
-	if got["signature"].Status != "ok" || got["keyId"].Code != "SIGNATURE_INVALID" || got["digest"].Code != "FORMAT_ERROR" || got["registry"].Status != "skipped" {
+	if got["signature"].Status != "ok" || got["keyId"].Code != "SIGNATURE_INVALID" || got["digest"].Status != "skipped" || got["registry"].Status != "skipped" || a.Body != nil {
 		t.Errorf("checks: %+v", a.Checks)
 	}
 
-	// Without a trusted certificate the body is not read.
-	r = f.signCase(t, signedCase{body: body})
-	r.HTTP.Header.Set("TPP-Signature-Certificate", f.pki.TPP("untrusted").Seal.HeaderValue())
-	read := false
-	r.Body, r.ReadBody = nil, func() ([]byte, *bgerror.Error) { read = true; return body, nil }
-	if a, _ = f.v.Analyse(context.Background(), r, p); read || a.Body != nil || a.Result != "failed" {
-		t.Errorf("untrusted certificate: body read %v, %+v", read, a)
+	// A signed request whose body is not the one its Digest names: the
+	// body is read, and the Digest explained.
+	r = f.signCase(t, signedCase{body: body, after: func(_ *http.Request, b *[]byte) { *b = []byte(`{"a":2}`) }})
+	read := ""
+	lazy := func(r *Request) {
+		b := r.Body
+		r.Body, r.ReadBody = nil, func(tpp string) ([]byte, *bgerror.Error) { read = tpp; return b, nil }
+	}
+	lazy(r)
+	a, _ = f.v.Analyse(context.Background(), r, p)
+	got = map[string]AnalysisCheck{}
+	for _, c := range a.Checks {
+		got[c.Check] = c
+	}
+	if read != "PSDNO-FSA-987654321" || got["digest"].Code != "FORMAT_ERROR" || !strings.Contains(got["digest"].Text, "the header claims SHA-256=") {
+		t.Errorf("a Digest of another body: read for %q, %+v", read, got["digest"])
+	}
+
+	// Without a trusted certificate, or without a signature that
+	// verifies, the body is not read.
+	for what, change := range map[string]func(*Request){
+		"an untrusted certificate": func(r *Request) {
+			r.HTTP.Header.Set("TPP-Signature-Certificate", f.pki.TPP("untrusted").Seal.HeaderValue())
+		},
+		"a signature that does not verify": func(r *Request) { r.HTTP.Header.Set("X-Request-ID", randomUUID()) },
+	} {
+		r = f.signCase(t, signedCase{body: body})
+		change(r)
+		read = ""
+		lazy(r)
+		if a, _ = f.v.Analyse(context.Background(), r, p); read != "" || a.Body != nil || a.Result != "failed" {
+			t.Errorf("%s: body read for %q, %+v", what, read, a)
+		}
 	}
 }
 

@@ -120,8 +120,10 @@ type Request struct {
 	// body has passed (certificate, signature, register, role, QWAC,
 	// replay); Body is then what it returned. So a client that cannot
 	// sign makes the gateway neither wait for a body nor hold one, and
-	// one signed set of headers opens at most one body read.
-	ReadBody func() ([]byte, *bgerror.Error)
+	// one signed set of headers opens at most one body read. tpp is the
+	// organizationIdentifier of the QSealC the signature verified with:
+	// the TPP whose share of the body memory the read counts against.
+	ReadBody func(tpp string) ([]byte, *bgerror.Error)
 	// ClientCertificate is the mTLS client certificate (QWAC), if any.
 	ClientCertificate *x509.Certificate
 	// LimitResource is the resource id the PSU-not-present limit counts
@@ -326,7 +328,7 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	// 9. The body, read only now, then Digest over the exact bytes
 	// received and the JSON rules of hygiene.
 	if r.ReadBody != nil {
-		body, e := r.ReadBody()
+		body, e := r.ReadBody(id.OrganizationIdentifier)
 		if e != nil {
 			o.Decisions[CheckHygiene] = DecisionFail
 			o.Err = e

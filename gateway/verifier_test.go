@@ -507,7 +507,13 @@ func TestVerifyReadsBodyOnlyWhenAuthenticated(t *testing.T) {
 	lazy := func(r *Request) *Request {
 		b := r.Body
 		r.Body = nil
-		r.ReadBody = func() ([]byte, *bgerror.Error) { reads++; return b, nil }
+		r.ReadBody = func(tpp string) ([]byte, *bgerror.Error) {
+			if tpp != "PSDNO-FSA-987654321" {
+				t.Errorf("the body read counts against %q, not the signer", tpp)
+			}
+			reads++
+			return b, nil
+		}
 		return r
 	}
 	r := lazy(f.sign(t, "tpp", "POST", "/v1/payments/x", body, nil))

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -238,6 +239,30 @@ func TestSignatureCheckEndpoint(t *testing.T) {
 	}
 	if st, _ := a.check("signature"); st != "ok" {
 		t.Errorf("the signature itself verifies: %s", got.body)
+	}
+
+	// A trusted certificate with a signature that does not verify, and a
+	// 1 MiB body announced and never sent: the check answers at once,
+	// without the body (issue 34, 1: a body is read, and counted against
+	// the TPP's share, only once the signature verifies).
+	pr, pw := io.Pipe()
+	defer pw.Close()
+	req = newRequest(t, g, http.MethodPost, "/v1/sandbox/signature-check", nil)
+	req.Header.Set("Content-Type", "application/json")
+	if err := g.signer(t, "tpp").Sign(req, bytes.Repeat([]byte("x"), 1<<20)); err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("X-Request-ID", uuid.NewString()) // after signing
+	req.Body, req.ContentLength = pr, 1<<20
+	badRequest(req)
+	began := time.Now()
+	got = send(t, c, req)
+	a = analysis{}
+	if err := json.Unmarshal(got.body, &a); err != nil || got.status != 200 || a.Result != "failed" || a.Body != nil {
+		t.Fatalf("a wrong signature with a body that never comes: %d %s", got.status, got.body)
+	}
+	if st, text := a.check("digest"); st != "skipped" || !strings.Contains(text, "only once the certificate and the signature pass") || time.Since(began) > 5*time.Second {
+		t.Errorf("digest %s %q after %v", st, text, time.Since(began))
 	}
 
 	// Unsigned: every check answers, none executes.

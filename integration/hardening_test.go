@@ -1,6 +1,8 @@
 package integration
 
 import (
+	"bufio"
+	"bytes"
 	"crypto/rand"
 	"crypto/tls"
 	"encoding/base64"
@@ -19,6 +21,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/backend/bankaccount"
 )
 
 // paymentBody is a payment the slow-body tests announce and never finish.
@@ -444,5 +448,117 @@ func TestWarnsWhenThePortIsServedTwice(t *testing.T) {
 	}
 	if !strings.Contains(second.logs(), `"level":"error"`) || !strings.Contains(second.logs(), "another process listens on a port this obgw serves") {
 		t.Fatalf("the warning is not at error level:\n%s", second.logs())
+	}
+}
+
+// TestBodySharePerTPP (issue 34, 1): one TPP that opens many connections,
+// each announcing a 1 MiB payment, sending most of it at once and then
+// holding the rest back, holds its share of the body memory
+// (OBGW_BODY_SHARE, 4 MiB here of 8 MiB) and no more: its further bodies
+// are refused (503, Retry-After), and another TPP's payment is accepted
+// meanwhile. Without the shares, the first TPP held all 8 MiB and the
+// other's payment got 503.
+func TestBodySharePerTPP(t *testing.T) {
+	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_BODY_MEMORY=8MiB", "OBGW_BODY_SHARE=4MiB")...)
+	addr := strings.Replace(g.addr, "localhost", "127.0.0.1", 1)
+	const size = 1 << 20
+	body := append([]byte(`{"remittanceInformationUnstructured":"`), bytes.Repeat([]byte("x"), size-40)...)
+	body = append(body, `"}`...)
+	sent := body[:size-48<<10] // most of it: the rest never comes
+	type answer struct {
+		status int
+		text   string
+	}
+	answers := make(chan answer, 12)
+	var conns []net.Conn
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
+	for range 12 {
+		req := newRequest(t, g, http.MethodPost, "/v1/payments/sepa-credit-transfers", nil)
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
+		if err := signer(t, "rsa3072").Sign(req, body); err != nil {
+			t.Fatal(err)
+		}
+		conn, err := tls.Dial("tcp", addr, &tls.Config{ServerName: "localhost", RootCAs: tlsRoots, NextProtos: []string{"http/1.1"}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		conns = append(conns, conn)
+		var head bytes.Buffer
+		fmt.Fprintf(&head, "POST /v1/payments/sepa-credit-transfers HTTP/1.1\r\nHost: %s\r\nContent-Length: %d\r\n", g.addr, len(body))
+		for k, vs := range req.Header {
+			for _, v := range vs {
+				fmt.Fprintf(&head, "%s: %s\r\n", k, v)
+			}
+		}
+		head.WriteString("\r\n")
+		go func() {
+			if _, err := conn.Write(append(head.Bytes(), sent...)); err != nil {
+				return // refused and closed while sending
+			}
+		}()
+		go func() {
+			resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+			if err != nil {
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			answers <- answer{resp.StatusCode, resp.Header.Get("Retry-After") + " " + string(b)}
+		}()
+	}
+	// The bodies beyond the share are refused while at most four are held
+	// (a body refused while others grow gives its bytes back).
+	refused := 0
+	for refused < 12-4 {
+		select {
+		case a := <-answers:
+			if a.status != http.StatusServiceUnavailable || !strings.HasPrefix(a.text, "1 ") || !strings.Contains(a.text, "your share") {
+				t.Fatalf("a body beyond the TPP's share: %d %s", a.status, a.text)
+			}
+			refused++
+		case <-time.After(4 * time.Second):
+			t.Fatalf("%d of the TPP's 12 bodies refused; its share holds 4 of them", refused)
+		}
+	}
+	// Another TPP's payment goes through meanwhile.
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	payment := []byte(`{"instructedAmount":{"currency":"NOK","amount":"250.00"},"debtorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031010010") +
+		`"},"creditorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031020016") + `"},"creditorName":"Ola Nordmann"}`)
+	req := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", payment)
+	req.Header.Set("TPP-Session-ID", s.sid)
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := signer(t, "tpp").Sign(req, payment); err != nil {
+		t.Fatal(err)
+	}
+	if got := send(t, s.c, req); got.status != http.StatusCreated {
+		t.Fatalf("another TPP's payment while the first holds its share: %d %s", got.status, got.body)
+	}
+	for {
+		select {
+		case a := <-answers:
+			if a.status != http.StatusServiceUnavailable || !strings.Contains(a.text, "your share") {
+				t.Fatalf("a body of the TPP: %d %s", a.status, a.text)
+			}
+		default:
+			return
+		}
+	}
+}
+
+// TestBodyShareFitsMaxBody: a body share too small for a route's
+// max_body (1 MiB in the shipped policies) is a configuration error that
+// names both settings, not a route whose largest bodies are always 503.
+func TestBodyShareFitsMaxBody(t *testing.T) {
+	out, err := productionCommand(t, "validate", "OBGW_BODY_SHARE=512KiB").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "max_body 1.0 MiB does not fit in a TPP's share of the body memory (the obgw app's body_share, 512 KiB)") {
+		t.Fatalf("validate with body_share below max_body: %v\n%s", err, out)
+	}
+	if out, err := productionCommand(t, "validate", "OBGW_BODY_SHARE=2MiB").CombinedOutput(); err != nil {
+		t.Fatalf("validate with body_share above max_body: %v\n%s", err, out)
 	}
 }
