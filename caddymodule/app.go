@@ -150,6 +150,9 @@ type App struct {
 	// process without obgw global options; the app runs background work
 	// and verifies nothing (obgw_verify refuses to provision).
 	backendOnly bool
+	// backendProduction: a backend-only process's obgw_backend is a
+	// production one (set as obgw_backend provisions).
+	backendProduction bool
 	bodies      *bodyBudget
 	metrics     *metrics
 	validity    validity // of the CAs and CRLs loaded, for the metrics
@@ -369,6 +372,9 @@ func (a *App) Cleanup() error {
 // Start starts the background work the handlers of this configuration
 // asked for (jobs.go).
 func (a *App) Start() error {
+	if err := a.refusePublishedLinks(a.production()); err != nil {
+		return err
+	}
 	a.reportTrust(a.ctx)
 	a.metrics.publishValidity(a.validity)
 	a.jobs.start(a)
@@ -420,6 +426,17 @@ func (a *App) ContextVerifier() (*tppcontext.Verifier, error) {
 
 // Sandbox reports whether this is a sandbox deployment.
 func (a *App) Sandbox() bool { return a.Environment == EnvSandbox }
+
+// production reports whether this process is a production deployment: a
+// gateway not in a sandbox, or a backend-only process whose obgw_backend
+// is production (the app of a backend-only process has no environment of
+// its own).
+func (a *App) production() bool {
+	if a.backendOnly {
+		return a.backendProduction
+	}
+	return !a.Sandbox()
+}
 
 // DiagnosticsOn reports whether the signature diagnostics are on: as
 // configured, else in a sandbox; never outside one (Validate refuses it).

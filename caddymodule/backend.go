@@ -123,6 +123,10 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 	if b.Environment != EnvSandbox && b.Environment != EnvProduction {
 		return fmt.Errorf("obgw_backend: environment must be sandbox or production, not %q", b.Environment)
 	}
+	if app.backendOnly && b.Environment == EnvProduction {
+		// The app's start then refuses TLS links of the test PKI.
+		app.backendProduction = true
+	}
 	if b.idp, b.idpRedirect, err = b.SCAOIDC.relyingParty(b.logger); err != nil {
 		return fmt.Errorf("obgw_backend: sca_oidc: %v", err)
 	}

@@ -1,6 +1,10 @@
 package integration
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/pem"
 	"fmt"
 	"io"
@@ -8,7 +12,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -249,5 +255,126 @@ func TestProductionRefusesTestIdPCredentials(t *testing.T) {
 		if err == nil || !strings.Contains(string(out), "uses no published test credential") || !strings.Contains(string(out), name) {
 			t.Errorf("%s: %v\n%s", name, err, out)
 		}
+	}
+}
+
+// startOrRefuse runs cmd until it serves ("serving initial configuration")
+// or exits, and returns its output and whether it exited (refused).
+func startOrRefuse(t *testing.T, cmd *exec.Cmd) (string, bool) {
+	t.Helper()
+	var out lockedBuffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() { _ = cmd.Wait(); close(exited) }()
+	deadline := time.After(60 * time.Second)
+	for {
+		select {
+		case <-exited:
+			return out.String(), true
+		case <-deadline:
+			_ = cmd.Process.Kill()
+			<-exited
+			t.Fatalf("neither served nor exited within 60 s:\n%s", out.String())
+		case <-time.After(50 * time.Millisecond):
+			if strings.Contains(out.String(), "serving initial configuration") {
+				_ = cmd.Process.Kill()
+				<-exited
+				return out.String(), false
+			}
+		}
+	}
+}
+
+// lockedBuffer is an output both of a command's streams write to.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// TestProductionRefusesTestLinks (issue 34, 6): the TLS links of a
+// production deployment (the gateway's to a split backend or a bank's
+// upstream, and a split backend's own) refuse the test PKI, copied under
+// other names: a trust pool holding its CA, a client certificate of it,
+// the backend's server certificate and its gateways' CA. The start exits
+// with one error naming the link's settings and no others; with the
+// bank's own PKI each starts.
+func TestProductionRefusesTestLinks(t *testing.T) {
+	signingKey := filepath.Join(t.TempDir(), "context-signing-key.pem")
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(signingKey, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	proxy := []string{"OBGW_BACKEND=proxy", "OBGW_CONTEXT_KEY=" + base64.StdEncoding.EncodeToString(make([]byte, 32))}
+	upstream := []string{"OBGW_BACKEND=upstream", "OBGW_CONTEXT_SIGNING_KEY_FILE=" + signingKey}
+	backend := func(t *testing.T, env ...string) *exec.Cmd {
+		cmd := productionCommand(t, "run", append([]string{"OBGW_CONTEXT_KEY=" + base64.StdEncoding.EncodeToString(make([]byte, 32)),
+			fmt.Sprintf("OBGW_BACKEND_LISTEN=localhost:%d", freePort(t)), fmt.Sprintf("OBGW_ADMIN=localhost:%d", freePort(t))}, env...)...)
+		cmd.Args[3] = "testdata/split/backend.Caddyfile"
+		return cmd
+	}
+	gateway := func(t *testing.T, env ...string) *exec.Cmd { return productionCommand(t, "run", env...) }
+	for _, tc := range []struct {
+		name    string
+		command func(*testing.T, ...string) *exec.Cmd
+		mode    []string
+		files   map[string]string
+		want    []string
+	}{
+		{"split backend's CA", gateway, proxy, map[string]string{"OBGW_BACKEND_CA": testpki.FileTLSCA},
+			[]string{"tls_trust_pool (OBGW_BACKEND_CA", "trusts the test PKI's CA", "Test Bank TLS CA"}},
+		{"gateway's client certificate for the split backend", gateway, proxy,
+			map[string]string{"OBGW_BACKEND_CLIENT_CERT": testpki.FileGateway, "OBGW_BACKEND_CLIENT_KEY": testpki.FileGatewayKey},
+			[]string{"tls_client_auth (OBGW_BACKEND_CLIENT_CERT", "presents the test PKI's gateway certificate"}},
+		{"upstream's CA", gateway, upstream, map[string]string{"OBGW_UPSTREAM_CA": testpki.FileTLSCA},
+			[]string{"tls_trust_pool (OBGW_BACKEND_CA, OBGW_UPSTREAM_CA)", "the reverse_proxy to localhost:9446"}},
+		{"gateway's client certificate for the upstream", gateway, upstream,
+			map[string]string{"OBGW_UPSTREAM_CLIENT_CERT": testpki.FileGateway, "OBGW_UPSTREAM_CLIENT_KEY": testpki.FileGatewayKey},
+			[]string{"tls_client_auth"}},
+		{"split backend's gateway CA", backend, nil, map[string]string{"OBGW_BACKEND_CLIENT_CA": testpki.FileGatewayCA},
+			[]string{"client_auth trust_pool (OBGW_BACKEND_CLIENT_CA)", "Test Bank Gateway CA"}},
+		{"split backend's certificate", backend, nil,
+			map[string]string{"OBGW_BACKEND_TLS_CERT": testpki.FileServer, "OBGW_BACKEND_TLS_KEY": testpki.FileServerKey},
+			[]string{"the backend's tls certificate and key (OBGW_BACKEND_TLS_CERT", "the test PKI's server certificate"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, refused := startOrRefuse(t, tc.command(t, append(slices.Clone(tc.mode), copyTestPKI(t, tc.files)...)...))
+			if !refused || !strings.Contains(out, "production refuses these TLS links") {
+				t.Fatalf("production with the test PKI's %v started:\n%s", tc.files, out)
+			}
+			for _, want := range tc.want {
+				if !strings.Contains(out, want) {
+					t.Errorf("the error does not say %q:\n%s", want, out)
+				}
+			}
+			if n := strings.Count(out, "\\n  - "); n != 1 {
+				t.Errorf("the error names %d settings, not one:\n%s", n, out)
+			}
+			// The bank's own PKI for the same link: it starts.
+			if out, refused := startOrRefuse(t, tc.command(t, tc.mode...)); refused {
+				t.Fatalf("production on its own PKI exited:\n%s", out)
+			}
+		})
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"net"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -168,9 +169,16 @@ func generate(now time.Time, specs []tppSpec, unmarked bool) (*PKI, error) {
 	caFrom, caUntil := now.AddDate(-2, 0, 0), now.AddDate(caYears, 0, 0)
 	from, until := now.Add(-time.Hour), now.AddDate(certYears, 0, 0)
 
-	qtsp := func(cn string) pkix.Name {
-		return pkix.Name{CommonName: cn, Organization: []string{"Test QTSP AS"}, Country: []string{"NO"}}
+	// An unpublished PKI stands for a bank's own: its CAs are named
+	// otherwise than the test PKI's, which production refuses by name
+	// where a name is all there is to see (published.CASubject).
+	caName := func(cn, org string) pkix.Name {
+		if unmarked {
+			cn, org = strings.Replace(cn, "Test ", "Example ", 1), strings.Replace(org, "Test ", "Example ", 1)
+		}
+		return pkix.Name{CommonName: cn, Organization: []string{org}, Country: []string{"NO"}}
 	}
+	qtsp := func(cn string) pkix.Name { return caName(cn, "Test QTSP AS") }
 	p := &PKI{}
 	var err error
 	if p.Root, err = newRootAuthority(qtsp("Test QTSP Root CA"), caFrom, caUntil, 2048, unmarked); err != nil {
@@ -182,14 +190,14 @@ func generate(now time.Time, specs []tppSpec, unmarked bool) (*PKI, error) {
 	if p.Impostor, err = newRootAuthority(qtsp("Test QTSP Issuing CA"), caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
-	bank := pkix.Name{CommonName: "Test Bank TLS CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
+	bank := caName("Test Bank TLS CA", "Test Bank AS")
 	if p.TLSCA, err = newRootAuthority(bank, caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}
 	if p.Server, err = issueServer(p.TLSCA, from, until); err != nil {
 		return nil, err
 	}
-	gw := pkix.Name{CommonName: "Test Bank Gateway CA", Organization: []string{"Test Bank AS"}, Country: []string{"NO"}}
+	gw := caName("Test Bank Gateway CA", "Test Bank AS")
 	if p.GatewayCA, err = newRootAuthority(gw, caFrom, caUntil, 2048, unmarked); err != nil {
 		return nil, err
 	}

@@ -20,6 +20,15 @@ func OrganizationIdentifier(id string) bool {
 	return knownTPPs[id]
 }
 
+// CASubject reports whether subject (a certificate's RawSubject, or an
+// entry of a certificate pool's subjects) names one of the test PKI's CAs,
+// as every PKI that testpki generates (Generate) names them. It serves
+// where only a name is left to look at: a certificate pool cannot list its
+// certificates.
+func CASubject(subject []byte) bool {
+	return knownCASubjects[fingerprint(subject)]
+}
+
 // fingerprint is the hex SHA-256 of der, the form of known.go's lists.
 func fingerprint(der []byte) string {
 	sum := sha256.Sum256(der)

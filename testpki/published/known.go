@@ -43,6 +43,15 @@ var knownCRLs = map[string]bool{
 	"e47fbf4fe43614f9beba6d9c7149cb7c034cf65fde05ee4f5f976108074bf167": true, // qtsp-crl.pem
 }
 
+// knownCASubjects are the SHA-256 of the subject names (DER) of
+// testdata/pki's CAs, which every PKI testpki generates names alike.
+var knownCASubjects = map[string]bool{
+	"f6f78f009cfd81660bc644007e29046e492e2a98ae1cdb37c8d7003941ae50fe": true, // gateway-ca.pem
+	"2eaa8e19f1e771c69c1720c1ee73e716d909f410a55c88f80bf3edde787f5969": true, // qtsp-cas.pem
+	"e1561eca68e5dce4474a27f096c38a974e22cd32afbf00690a05f02e26f02c7e": true, // qtsp-cas.pem
+	"bf51737bc4b30c0b3281caf88c0396afc005f021ec6a6fc147b77aef542864c3": true, // tls-ca.pem
+}
+
 // knownTPPs are the test TPPs' organisation identifiers.
 var knownTPPs = map[string]bool{
 	"PSDNO-FSA-987654321": true,

@@ -48,6 +48,7 @@ func knownSource(t *testing.T, dir string) []byte {
 	t.Helper()
 	keys := map[string]string{}
 	crls := map[string]string{}
+	subjects := map[string]string{}
 	files, err := filepath.Glob(filepath.Join(dir, "*.pem"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no PEM files in %s: %v", dir, err)
@@ -70,6 +71,9 @@ func knownSource(t *testing.T, dir string) []byte {
 					t.Fatalf("%s: %v", name, err)
 				}
 				keys[spki(t, c.PublicKey)] = name
+				if c.IsCA {
+					subjects[sum(c.RawSubject)] = name
+				}
 			case b.Type == "X509 CRL":
 				crls[sum(b.Bytes)] = name
 			case strings.HasSuffix(b.Type, "PRIVATE KEY"):
@@ -99,6 +103,8 @@ func knownSource(t *testing.T, dir string) []byte {
 	writeSet(&b, keys)
 	b.WriteString("}\n\n// knownCRLs are the SHA-256 of testdata/pki's CRLs (DER).\nvar knownCRLs = map[string]bool{\n")
 	writeSet(&b, crls)
+	b.WriteString("}\n\n// knownCASubjects are the SHA-256 of the subject names (DER) of\n// testdata/pki's CAs, which every PKI testpki generates names alike.\nvar knownCASubjects = map[string]bool{\n")
+	writeSet(&b, subjects)
 	b.WriteString("}\n\n// knownTPPs are the test TPPs' organisation identifiers.\nvar knownTPPs = map[string]bool{\n")
 	for _, id := range tpps {
 		fmt.Fprintf(&b, "\t%q: true,\n", id)
