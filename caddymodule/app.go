@@ -153,11 +153,11 @@ type App struct {
 	// backendProduction: a backend-only process's obgw_backend is a
 	// production one (set as obgw_backend provisions).
 	backendProduction bool
-	bodies      *bodyBudget
-	metrics     *metrics
-	validity    validity // of the CAs and CRLs loaded, for the metrics
-	state       *sharedState
-	stateKey    string
+	bodies            *bodyBudget
+	metrics           *metrics
+	validity          validity // of the CAs and CRLs loaded, for the metrics
+	state             *sharedState
+	stateKey          string
 	// registryFile is the register when it is a file, for the start-up
 	// report; nil for an http register.
 	registryFile *registry.File
