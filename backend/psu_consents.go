@@ -24,7 +24,8 @@ import (
 // secret cookie (the store keeps only its hash, in an SCA flow of purpose
 // PurposePSUConsents, swept like any flow), which lists every consent the
 // PSU gave, to any TPP, and revokes one on request: the TPP's next call
-// under it gets 401 CONSENT_EXPIRED. Nothing is stored before the PSU
+// under it gets 401 CONSENT_EXPIRED. In a sandbox the page opens only from
+// the link its TPP gets (sandbox_psu_link.go). Nothing is stored before the PSU
 // identifies (psu_login.go seals a pending login into its state); wrong
 // numbers and failed logins are limited per client address.
 
@@ -70,9 +71,11 @@ func (g *psuGuesses) miss(addr string) { g.limiter(addr).Allow() }
 type psuView struct {
 	// Login: the PSU logs in at the bank's identity provider.
 	Sandbox, Identify, Login bool
-	Action, CSRF, Error      string
-	Customer                 string
-	Consents                 []psuConsent
+	// SandboxLink is the sandbox's sealed link the form carries.
+	SandboxLink         string
+	Action, CSRF, Error string
+	Customer            string
+	Consents            []psuConsent
 }
 
 type psuConsent struct {
@@ -104,6 +107,19 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
 	}
+	var link string
+	if s.cfg.Sandbox {
+		// The sandbox's sealed link, carried from the page's address
+		// into its form.
+		if link = r.PostForm.Get("sandbox"); link == "" {
+			link = r.URL.Query().Get("sandbox")
+		}
+		if _, ok := s.openPSULink(r, link); !ok {
+			w.Header().Set("Strict-Transport-Security", scaHSTS)
+			scaError(w, errNoSandbox, http.StatusForbidden)
+			return
+		}
+	}
 	token, err := randomToken()
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -112,7 +128,7 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin, Identify: true, Action: psuBase, CSRF: token, Error: problem})
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: psuBase, CSRF: token, Error: problem})
 }
 
 // psuIdentifySubmit identifies the PSU and opens its page.

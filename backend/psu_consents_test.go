@@ -17,7 +17,7 @@ var revokeButton = regexp.MustCompile(`name="consentId" value="([^"]+)"`)
 
 // TestPSURevocationPage (issue 14, 9): the PSU identifies on the bank's
 // page of consents, sees every consent it gave, and revokes one; in the
-// sandbox it names the TPP's sandbox, and sees the consents of that
+// sandbox it opens the page from the link of a TPP's sandbox, and sees the consents of that
 // sandbox's customer only (issue 16: another TPP's Kari is another
 // customer, whose page is apart); the TPP's next call under it gets 401 CONSENT_EXPIRED. Another
 // browser holding the page's address sees nothing and can revoke nothing;
@@ -27,16 +27,27 @@ func TestPSURevocationPage(t *testing.T) {
 		q := h.consent("", "s1", sandbox.KariNumber, "", 1)
 		h.consent("PSDNO-FSA-987654322", "s2", sandbox.KariNumber, "", 1)
 		p := h.browser()
-		page := p.open(psuBase)
+		page := p.open(h.psuLink(""))
 		if strings.Contains(page, "Kari") {
 			t.Fatalf("the page names the PSU before identification: %s", page)
 		}
-		// In the sandbox, a number without a sandbox names no one.
-		if nb := body(p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})); !strings.Contains(nb, "Name the sandbox") || strings.Contains(nb, "Kari") {
-			t.Fatalf("a number without a sandbox: %s", nb)
+		// In the sandbox (issue 34, 5): the page opens only from its TPP's
+		// link, not bare, not with a sandbox named in the form, not with
+		// another kind of sealed text.
+		bare, err := p.client.Get(h.srv.URL + psuBase)
+		if err != nil {
+			t.Fatal(err)
 		}
-		page = p.open(psuBase)
-		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}})
+		if bb := body(bare); bare.StatusCode != http.StatusForbidden || !strings.Contains(bb, "GET /v1/sandbox/psu-consents") {
+			t.Fatalf("the page without a link: %d %s", bare.StatusCode, bb)
+		}
+		for _, named := range []string{testTPP, "x." + testTPP} {
+			if nr := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {named}, "customerNumber": {sandbox.KariNumber}}); nr.StatusCode != http.StatusForbidden || strings.Contains(body(nr), "Kari") {
+				t.Fatalf("a sandbox named in the form (%s): %d", named, nr.StatusCode)
+			}
+		}
+		page = p.open(h.psuLink(""))
+		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		page = body(resp)
 		pageURL := resp.Request.URL.Path
 		if resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") ||
@@ -49,7 +60,7 @@ func TestPSURevocationPage(t *testing.T) {
 		}
 		// Kari of the other TPP's sandbox: that consent only.
 		pb := h.browser()
-		bpage := body(pb.submit(psuBase, pb.open(psuBase), url.Values{"step": {"identify"}, "sandbox": {"PSDNO-FSA-987654322"}, "customerNumber": {sandbox.KariNumber}}))
+		bpage := body(pb.submit(psuBase, pb.open(h.psuLink("PSDNO-FSA-987654322")), url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
 		if !strings.Contains(bpage, "PSDNO-FSA-987654322") || strings.Contains(bpage, "PSDNO-FSA-987654321") || len(revokeButton.FindAllStringSubmatch(bpage, -1)) != 1 {
 			t.Fatalf("the other sandbox's page: %s", bpage)
 		}
@@ -84,15 +95,15 @@ func TestPSURevocationPage(t *testing.T) {
 		}
 		// Wrong numbers: five, then refused.
 		g := h.browser()
-		gp := g.open(psuBase)
+		gp := g.open(h.psuLink(""))
 		for i := 0; i < 5; i++ {
-			r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
+			r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
 			gp = body(r)
 			if r.StatusCode != 200 || !strings.Contains(gp, `id="error"`) {
 				t.Fatalf("wrong number %d: %d %s", i+1, r.StatusCode, gp)
 			}
 		}
-		r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}})
+		r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		if rb := body(r); r.StatusCode != http.StatusTooManyRequests || strings.Contains(rb, "Kari") {
 			t.Fatalf("after 5 wrong numbers: %d %s", r.StatusCode, rb)
 		}

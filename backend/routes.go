@@ -95,6 +95,7 @@ func (s *Server) routes() {
 		m.Handle("POST /v1/sandbox/agreements", verified(s.createMockAgreement))
 		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.runBatch))
 		m.Handle("POST /v1/sandbox/consents/{consentId}/revoke", verified(s.revokeConsent))
+		m.Handle("GET /v1/sandbox/psu-consents", verified(s.psuConsentsLink))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/hold", verified(s.holdPayment(moveHold, StatusHold)))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/release", verified(s.holdPayment(moveRelease, "")))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/stop", verified(s.holdPayment(moveStop, StatusCancelled)))

@@ -72,8 +72,8 @@ func TestSCAFunnel(t *testing.T) {
 			t.Fatalf("consent: %d %v", status, b)
 		}
 		p = h.browser()
-		page = p.open(psuBase)
-		if resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {testTPP}, "customerNumber": {sandbox.KariNumber}}); !strings.Contains(body(resp), "Kari Nordmann") {
+		page = p.open(h.psuLink(""))
+		if resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}); !strings.Contains(body(resp), "Kari Nordmann") {
 			t.Fatal("the PSU's page of consents did not open")
 		}
 		expect("a consent left pending, the PSU's page of consents", "started")

@@ -220,7 +220,25 @@ func (p *psu) open(href string) string {
 
 var formAction = regexp.MustCompile(`<form method="post" action="([^"]+)"`)
 
-// submit posts form values with the page's CSRF token to the page's form
+// sandboxField is the sandbox's sealed link a PSU page's form carries.
+var sandboxField = regexp.MustCompile(`name="sandbox" value="([^"]+)"`)
+
+// psuLink is TPP tpp's link to its sandbox's PSU page of consents (GET
+// /v1/sandbox/psu-consents).
+func (h *harness) psuLink(tpp string) string {
+	h.t.Helper()
+	status, b, _ := h.call(tppCall{tpp: tpp, method: "GET", path: "/v1/sandbox/psu-consents"})
+	links, _ := b["_links"].(map[string]any)
+	link, _ := links["psuConsents"].(map[string]any)
+	href, _ := link["href"].(string)
+	if status != 200 || !strings.HasPrefix(href, psuBase+"?sandbox=") || b["validUntil"] == nil {
+		h.t.Fatalf("the sandbox's link to the PSU page: %d %v", status, b)
+	}
+	return href
+}
+
+// submit posts form values with the page's CSRF token (and the sandbox's
+// link it carries) to the page's form
 // action, as a browser does (href when the page has none: the link it was
 // opened at, whose flow page a sealed link redirects to); it returns the
 // final response (the page after a same-site redirect, or the redirect to
@@ -232,6 +250,9 @@ func (p *psu) submit(href, page string, form url.Values) *http.Response {
 		p.h.t.Fatalf("no csrf field in %s", page)
 	}
 	form.Set("csrf", m[1])
+	if sb := sandboxField.FindStringSubmatch(page); sb != nil && !form.Has("sandbox") {
+		form.Set("sandbox", html.UnescapeString(sb[1]))
+	}
 	if a := formAction.FindStringSubmatch(page); a != nil {
 		href = html.UnescapeString(a[1])
 	}

@@ -1,9 +1,17 @@
 package integration
 
 import (
+	"encoding/json"
+	"html"
+	"io"
 	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/google/uuid"
 
 	"github.com/obgw/obgw/backend/sandbox"
 )
@@ -44,5 +52,70 @@ func TestSandboxThroughGateway(t *testing.T) {
 				t.Fatalf("create customer: %d %s", got.status, got.body)
 			}
 		})
+	}
+}
+
+// TestPSUPageNeedsTheTPPsLink (issue 34, 5): in a sandbox, a client
+// without a certificate cannot open the PSU's page of consents of a TPP's
+// sandbox by naming it: the page opens only from the link its TPP gets
+// (GET /v1/sandbox/psu-consents); with it, Kari identifies and sees the
+// TPP's consent.
+func TestPSUPageNeedsTheTPPsLink(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	consent := s.call("POST", "/v1/bank-offered-consents", true)
+	var created struct {
+		Links map[string]struct{ Href string } `json:"_links"`
+	}
+	if consent.status != 201 || json.Unmarshal(consent.body, &created) != nil {
+		t.Fatalf("consent: %d %s", consent.status, consent.body)
+	}
+	psuBrowser(t, g, created.Links["scaRedirect"].Href, sandbox.KariNumber, 1)
+
+	jar, _ := cookiejar.New(nil)
+	c := client(nil)
+	c.Jar = jar
+	base := "https://" + g.addr
+	read := func(r *http.Response) string { defer r.Body.Close(); b, _ := io.ReadAll(r.Body); return string(b) }
+	do := func(req *http.Request) *http.Response {
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return resp
+	}
+	// A stranger: the bare page, and the sandbox named in a form.
+	if resp := do(browserRequest(t, http.MethodGet, base+"/v1/psu/consents", nil)); resp.StatusCode != http.StatusForbidden {
+		t.Fatalf("the page without the TPP's link: %d %s", resp.StatusCode, read(resp))
+	} else {
+		resp.Body.Close()
+	}
+	forged := do(browserRequest(t, http.MethodPost, base+"/v1/psu/consents", url.Values{"step": {"identify"},
+		"sandbox": {"PSDNO-FSA-987654321"}, "customerNumber": {sandbox.KariNumber}, "csrf": {"x"}}))
+	if page := read(forged); forged.StatusCode != http.StatusForbidden || strings.Contains(page, "Kari") {
+		t.Fatalf("the sandbox named in the form: %d %s", forged.StatusCode, page)
+	}
+	// The TPP's link.
+	req := newRequest(t, g, http.MethodGet, "/v1/sandbox/psu-consents", nil)
+	req.Header.Del("TPP-Redirect-URI")
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, s.c, req)
+	var link struct {
+		Links map[string]struct{ Href string } `json:"_links"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &link) != nil || !strings.HasPrefix(link.Links["psuConsents"].Href, "/v1/psu/consents?sandbox=") {
+		t.Fatalf("the sandbox's link: %d %s", got.status, got.body)
+	}
+	page := read(do(browserRequest(t, http.MethodGet, base+link.Links["psuConsents"].Href, nil)))
+	m, sb := csrfRe.FindStringSubmatch(page), regexp.MustCompile(`name="sandbox" value="([^"]+)"`).FindStringSubmatch(page)
+	if m == nil || sb == nil {
+		t.Fatalf("the page from the link: %s", page)
+	}
+	resp := do(browserRequest(t, http.MethodPost, base+"/v1/psu/consents", url.Values{"step": {"identify"}, "csrf": {m[1]},
+		"sandbox": {html.UnescapeString(sb[1])}, "customerNumber": {sandbox.KariNumber}}))
+	if page := read(resp); resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") || !strings.Contains(page, "PSDNO-FSA-987654321") {
+		t.Fatalf("Kari's page from the TPP's link: %d %s", resp.StatusCode, page)
 	}
 }
