@@ -6,12 +6,9 @@ import (
 	"errors"
 	"html/template"
 	"net/http"
+	"net/netip"
 	"strings"
-	"sync"
 	"time"
-
-	lru "github.com/hashicorp/golang-lru/v2"
-	"golang.org/x/time/rate"
 
 	"github.com/obgw/obgw/backend/store"
 )
@@ -27,7 +24,7 @@ import (
 // under it gets 401 CONSENT_EXPIRED. In a sandbox the page opens only from
 // the link its TPP gets (sandbox_psu_link.go). Nothing is stored before the PSU
 // identifies (psu_login.go seals a pending login into its state); wrong
-// numbers and failed logins are limited per client address.
+// numbers and failed logins are limited per client address (psuGuesses).
 
 // PurposePSUConsents is the flow of the PSU's page of consents.
 const PurposePSUConsents = "psu-consents"
@@ -42,31 +39,50 @@ const (
 	psuBase       = "/v1/psu/consents"
 )
 
-// psuGuesses limits wrong identification numbers per client address: 5,
-// then one more every 3 minutes; the 10,000 most recent addresses are
-// remembered. (Behind a separate gateway every PSU comes from the
-// gateway's address; the limit then holds for all of them together.)
-type psuGuesses struct {
-	once sync.Once
-	lru  *lru.Cache[string, *rate.Limiter]
-}
+// psuGuesses limits identification attempts on the PSU's page per client
+// address (an IPv6 one by its /64): 5, then one more every 3 minutes,
+// spent before the number is looked up (or the login starts) and given
+// back when it was right, in the store, so that every instance sharing it
+// counts parallel guesses together (store.SpendGuess). Behind a separate
+// gateway every PSU comes from the gateway's address; the limit then holds
+// for all of them together.
+var psuGuesses = store.GuessLimit{Burst: 5, Every: 3 * time.Minute}
 
-// limiter returns addr's limiter.
-func (g *psuGuesses) limiter(addr string) *rate.Limiter {
-	g.once.Do(func() { g.lru, _ = lru.New[string, *rate.Limiter](10000) })
-	l, ok := g.lru.Get(addr)
-	if !ok {
-		l = rate.NewLimiter(rate.Every(3*time.Minute), 5)
-		g.lru.Add(addr, l)
+// guessKey is the key of r's client in psuGuesses.
+func guessKey(r *http.Request) string {
+	a, err := netip.ParseAddr(clientAddress(r))
+	if err != nil {
+		return "psu:" + clientAddress(r)
 	}
-	return l
+	if a = a.Unmap(); a.Is6() {
+		p, _ := a.Prefix(64)
+		return "psu:" + p.String()
+	}
+	return "psu:" + a.String()
 }
 
-// blocked reports whether addr has no wrong guess left.
-func (g *psuGuesses) blocked(addr string) bool { return g.limiter(addr).Tokens() < 1 }
+// spendGuess spends one of r's client's guesses, or answers 429 (or 503)
+// and reports false.
+func (s *Server) spendGuess(w http.ResponseWriter, r *http.Request) bool {
+	ok, err := s.cfg.Store.SpendGuess(r.Context(), guessKey(r), psuGuesses, s.cfg.Now())
+	switch {
+	case err != nil:
+		scaError(w, errUnavailable, http.StatusServiceUnavailable)
+		return false
+	case !ok:
+		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
+		return false
+	}
+	return true
+}
 
-// miss counts a wrong guess of addr.
-func (g *psuGuesses) miss(addr string) { g.limiter(addr).Allow() }
+// refundGuess gives r's client its guess back: it was right.
+func (s *Server) refundGuess(r *http.Request) {
+	if err := s.cfg.Store.RefundGuess(r.Context(), guessKey(r)); err != nil {
+		s.log.Warn("PSU page: a right guess stays counted", "error", err)
+	}
+}
 
 type psuView struct {
 	// Login: the PSU logs in at the bank's identity provider.
@@ -149,10 +165,7 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 		scaError(w, "This form has expired or did not come from the bank's page. Open the page again.", http.StatusForbidden)
 		return
 	}
-	addr := clientAddress(r)
-	if s.psu.blocked(addr) {
-		w.Header().Set("Strict-Transport-Security", scaHSTS)
-		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
+	if !s.spendGuess(w, r) {
 		return
 	}
 	s.ident.identifyPSU(w, r)
@@ -163,7 +176,6 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 // mock.
 func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	addr := clientAddress(r)
 	number := strings.TrimSpace(r.PostForm.Get("customerNumber"))
 	owner, named := s.psuSandbox(r)
 	if !named {
@@ -180,10 +192,10 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil || cust.Type != store.CustomerPrivate {
-		s.psu.miss(addr)
 		s.psuIdentify(w, r, "Unknown identification number. Check it and try again.")
 		return
 	}
+	s.refundGuess(r)
 	secret, err1 := randomToken()
 	csrf, err2 := randomToken()
 	if err1 != nil || err2 != nil {

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/tppcontext"
@@ -93,7 +94,9 @@ func TestPSURevocationPage(t *testing.T) {
 		if r, err := h.srv.Client().Get(h.srv.URL + "/v1/sca/" + strings.TrimPrefix(pageURL, psuBase+"/")); err != nil || r.StatusCode != 404 {
 			t.Fatalf("the page's id on the SCA route: %v %v", r.StatusCode, err)
 		}
-		// Wrong numbers: five, then refused.
+		// Wrong numbers: five, then refused (the client's guesses above
+		// have come back by now).
+		h.clk.add(15 * time.Minute)
 		g := h.browser()
 		gp := g.open(h.psuLink(""))
 		for i := 0; i < 5; i++ {

@@ -103,19 +103,19 @@ func (s *Server) psuCallback(w http.ResponseWriter, r *http.Request, sealed stri
 		scaError(w, "The login took too long. Open the page of your consents again.", http.StatusGone)
 		return
 	}
-	addr := clientAddress(r)
 	c, outcome := s.identifyAtProvider(w, r, p.Sandbox, r.URL.Query(), idp.Login{State: psuStatePrefix + sealed, Nonce: p.Nonce, Verifier: p.Verifier, Started: p.Started})
 	switch {
 	case outcome == outcomeIdPUnavailable:
 		scaError(w, outcome.Text+".", http.StatusServiceUnavailable)
 		return
 	case outcome != nil:
-		s.psu.miss(addr)
+		// The guess spent when the login started stays spent.
 		scaError(w, outcome.Text+". Open the page of your consents again.", http.StatusForbidden)
 		return
 	case c == nil:
 		return // answered (the store failed)
 	}
+	s.refundGuess(r)
 	secret, err1 := randomToken()
 	csrf, err2 := randomToken()
 	if err1 != nil || err2 != nil {

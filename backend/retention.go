@@ -40,7 +40,7 @@ func RunSweeps(ctx context.Context, server func(context.Context) (*Server, error
 	}
 }
 
-// Sweep deletes the SCA flows, sessions, consents and sealing keys past
+// Sweep deletes the SCA flows, sessions, consents, sealing keys and guess limits past
 // their retention if holder gets the sweep's lease; it reports what it
 // deleted and whether it swept.
 func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store.Swept, bool, error) {
@@ -55,6 +55,6 @@ func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store
 		return n, true, err
 	}
 	s.log.Info("retention sweep", slog.Int64("flows", n.Flows), slog.Int64("sessions", n.Sessions),
-		slog.Int64("consents", n.Consents), slog.Int64("sealing_keys", n.SealingKeys))
+		slog.Int64("consents", n.Consents), slog.Int64("sealing_keys", n.SealingKeys), slog.Int64("guess_limits", n.Guesses))
 	return n, true, nil
 }

@@ -64,8 +64,7 @@ type Server struct {
 	cfg  Config
 	mux  *routeMux
 	log  *slog.Logger
-	psu  psuGuesses // wrong identification numbers on the PSU's page
-	seal *sealer    // sealed SCA links (sca_seal.go)
+	seal *sealer // sealed SCA links (sca_seal.go)
 	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
 	// outside the sandbox without an identity provider.
 	ident psuIdentifier

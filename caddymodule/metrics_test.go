@@ -25,14 +25,14 @@ func TestRetentionMetric(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.swept(store.Swept{Flows: 3, Sessions: 1, SealingKeys: 1, Abandoned: 2})
-	m.swept(store.Swept{Flows: 2, Consents: 4})
-	for kind, want := range map[string]float64{"sca_flows": 5, "sessions": 1, "consents": 4, "sealing_keys": 1} {
+	m.swept(store.Swept{Flows: 2, Consents: 4, Guesses: 7})
+	for kind, want := range map[string]float64{"sca_flows": 5, "sessions": 1, "consents": 4, "sealing_keys": 1, "guess_limits": 7} {
 		if got := testutil.ToFloat64(m.deleted.WithLabelValues(kind)); got != want {
 			t.Errorf("obgw_retention_deleted_total{kind=%q} = %v, want %v", kind, got, want)
 		}
 	}
-	if n, err := testutil.GatherAndCount(reg, "obgw_retention_deleted_total"); err != nil || n != 4 {
-		t.Errorf("registry has %d series of obgw_retention_deleted_total (%v), want 4", n, err)
+	if n, err := testutil.GatherAndCount(reg, "obgw_retention_deleted_total"); err != nil || n != 5 {
+		t.Errorf("registry has %d series of obgw_retention_deleted_total (%v), want 5", n, err)
 	}
 	if got := testutil.ToFloat64(m.scaFlows.WithLabelValues("abandoned", "")); got != 2 {
 		t.Errorf("abandoned flows %v, want 2", got)

@@ -2,6 +2,7 @@ package integration
 
 import (
 	"encoding/json"
+	"fmt"
 	"html"
 	"io"
 	"net/http"
@@ -9,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -117,5 +119,106 @@ func TestPSUPageNeedsTheTPPsLink(t *testing.T) {
 		"sandbox": {html.UnescapeString(sb[1])}, "customerNumber": {sandbox.KariNumber}}))
 	if page := read(resp); resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") || !strings.Contains(page, "PSDNO-FSA-987654321") {
 		t.Fatalf("Kari's page from the TPP's link: %d %s", resp.StatusCode, page)
+	}
+}
+
+// TestPSUGuessesCountedAcrossInstances (issue 34, 5): 200 wrong numbers
+// sent at once to the PSU's page, half to each of two gateways sharing
+// one PostgreSQL database: 5 are looked up, every other is refused 429
+// (before, each instance counted in its memory, after the look-up: 36 of
+// 200 were checked).
+func TestPSUGuessesCountedAcrossInstances(t *testing.T) {
+	db := databaseEnv(t, "postgres")
+	gs := []*gateway{startGateway(t, "Caddyfile", db...), startGateway(t, "Caddyfile", db...)}
+	// The TPP's link, from the first; the page's form, from each.
+	req := newRequest(t, gs[0], http.MethodGet, "/v1/sandbox/psu-consents", nil)
+	req.Header.Del("TPP-Redirect-URI")
+	if err := signer(t, "tpp").Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	got := send(t, client(nil), req)
+	var link struct {
+		Links map[string]struct{ Href string } `json:"_links"`
+	}
+	if got.status != 200 || json.Unmarshal(got.body, &link) != nil {
+		t.Fatalf("the sandbox's link: %d %s", got.status, got.body)
+	}
+	// Each guess carries the form's cookie itself (no jar: an answer's
+	// fresh form cookie would refuse the guesses still in flight).
+	type form struct {
+		c      *http.Client
+		base   string
+		cookie *http.Cookie
+		values url.Values
+	}
+	var forms []form
+	for _, g := range gs {
+		c := client(nil)
+		base := "https://" + g.addr
+		resp, err := c.Do(browserRequest(t, http.MethodGet, base+link.Links["psuConsents"].Href, nil))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		m, sb := csrfRe.FindStringSubmatch(string(b)), regexp.MustCompile(`name="sandbox" value="([^"]+)"`).FindStringSubmatch(string(b))
+		if resp.StatusCode != 200 || m == nil || sb == nil {
+			t.Fatalf("the page: %d %s", resp.StatusCode, b)
+		}
+		var cookie *http.Cookie
+		for _, ck := range resp.Cookies() {
+			if ck.Name == "obgw_psu_form" {
+				cookie = &http.Cookie{Name: ck.Name, Value: ck.Value}
+			}
+		}
+		if cookie == nil {
+			t.Fatalf("the page set no form cookie: %v", resp.Header)
+		}
+		forms = append(forms, form{c, base, cookie, url.Values{"step": {"identify"}, "csrf": {m[1]}, "sandbox": {html.UnescapeString(sb[1])}}})
+	}
+	const guesses = 200
+	statuses := make(chan int, guesses)
+	var wg sync.WaitGroup
+	for i := range guesses {
+		f := forms[i%2]
+		v := url.Values{}
+		for k, vs := range f.values {
+			v[k] = vs
+		}
+		v.Set("customerNumber", fmt.Sprintf("990000%05d", i))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			req := browserRequest(t, http.MethodPost, f.base+"/v1/psu/consents", v)
+			req.AddCookie(f.cookie)
+			resp, err := f.c.Do(req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode == 200 && !strings.Contains(string(b), "Unknown identification number") {
+				t.Errorf("a wrong number answered 200 without saying so: %s", b)
+			}
+			statuses <- resp.StatusCode
+		}()
+	}
+	wg.Wait()
+	close(statuses)
+	checked, refused := 0, 0
+	for s := range statuses {
+		switch s {
+		case 200:
+			checked++
+		case http.StatusTooManyRequests:
+			refused++
+		default:
+			t.Errorf("a guess answered %d", s)
+			break
+		}
+	}
+	if checked != 5 || refused != guesses-5 {
+		t.Fatalf("%d of %d parallel wrong numbers checked, %d refused; want 5 checked", checked, guesses, refused)
 	}
 }

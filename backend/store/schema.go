@@ -401,4 +401,18 @@ var migrations = []migration{{
 		`CREATE INDEX customers_created ON customers (created_at, id)`,
 		`CREATE UNIQUE INDEX customers_number ON customers (owner, number)`,
 	},
+}, {
+	version: 14,
+	name:    "guess limits shared by every instance",
+	// A token bucket per key (the PSU page's wrong numbers per client
+	// address): spent guesses, decaying with time, and when last spent (spent_at),
+	// in Unix seconds. Sweep deletes idle rows.
+	stmts: []string{
+		`CREATE TABLE guess_limits (
+			key TEXT PRIMARY KEY,
+			spent DOUBLE PRECISION NOT NULL,
+			spent_at DOUBLE PRECISION NOT NULL
+		)`,
+		`CREATE INDEX guess_limits_spent_at ON guess_limits (spent_at)`,
+	},
 }}
