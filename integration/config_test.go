@@ -34,7 +34,7 @@ func TestCRLFileOptional(t *testing.T) {
 	if err == nil {
 		t.Fatal("a CRL file the CAs did not issue was accepted")
 	}
-	for _, want := range []string{crl, "CN=Test QTSP Issuing CA", "qtsp_cas " + ownCAs, "OBGW_CRL="} {
+	for _, want := range []string{crl, "CN=Example QTSP Issuing CA", "qtsp_cas " + ownCAs, "OBGW_CRL="} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the error does not say %q:\n%s", want, out)
 		}
