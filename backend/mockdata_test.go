@@ -215,6 +215,7 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 			}
 		}()
 		for i := 0; i < 3; i++ {
+			h.clk.add(sandboxResets.Every) // one reset every 10 s
 			if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
 				t.Fatalf("initialize: %d %v", status, b)
 			}
@@ -222,6 +223,7 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 		close(stop)
 		wg.Wait()
 		// One more reset with no writer: exactly the known state.
+		h.clk.add(sandboxResets.Every)
 		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"})
 		cs := b["customers"].([]any)
 		if status != 200 || len(cs) != 4 {

@@ -43,10 +43,10 @@ const (
 // address (an IPv6 one by its /64): 5, then one more every 3 minutes,
 // spent before the number is looked up (or the login starts) and given
 // back when it was right, in the store, so that every instance sharing it
-// counts parallel guesses together (store.SpendGuess). Behind a separate
+// counts parallel guesses together (store.SpendAllowance). Behind a separate
 // gateway every PSU comes from the gateway's address; the limit then holds
 // for all of them together.
-var psuGuesses = store.GuessLimit{Burst: 5, Every: 3 * time.Minute}
+var psuGuesses = store.Allowance{Burst: 5, Every: 3 * time.Minute}
 
 // guessKey is the key of r's client in psuGuesses.
 func guessKey(r *http.Request) string {
@@ -64,7 +64,7 @@ func guessKey(r *http.Request) string {
 // spendGuess spends one of r's client's guesses, or answers 429 (or 503)
 // and reports false.
 func (s *Server) spendGuess(w http.ResponseWriter, r *http.Request) bool {
-	ok, err := s.cfg.Store.SpendGuess(r.Context(), guessKey(r), psuGuesses, s.cfg.Now())
+	ok, err := s.cfg.Store.SpendAllowance(r.Context(), guessKey(r), psuGuesses, s.cfg.Now())
 	switch {
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -79,7 +79,7 @@ func (s *Server) spendGuess(w http.ResponseWriter, r *http.Request) bool {
 
 // refundGuess gives r's client its guess back: it was right.
 func (s *Server) refundGuess(r *http.Request) {
-	if err := s.cfg.Store.RefundGuess(r.Context(), guessKey(r)); err != nil {
+	if err := s.cfg.Store.RefundAllowance(r.Context(), guessKey(r)); err != nil {
 		s.log.Warn("PSU page: a right guess stays counted", "error", err)
 	}
 }

@@ -16,10 +16,27 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
+// sandboxResets is how often one TPP resets its sandbox: twice at once,
+// then once every 10 seconds, counted on every instance together (the
+// store's allowance "reset:<TPP>"). A reset rewrites the TPP's whole data
+// set in one transaction, which on SQLite holds every other writer: a TPP
+// looping resets would slow every other TPP's consents and payments.
+var sandboxResets = store.Allowance{Burst: 2, Every: 10 * time.Second}
+
 // initializeSandbox resets the caller's sandbox and answers its customers, as GET
 // /v1/sandbox/customers does, and a "notice" saying what the reset ended
-// (a member clients that read the customers skip).
+// (a member clients that read the customers skip). Resets beyond
+// sandboxResets are 429 ACCESS_EXCEEDED with Retry-After.
 func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	ok, err := s.cfg.Store.SpendAllowance(r.Context(), "reset:"+c.TPP, sandboxResets, s.cfg.Now())
+	if err != nil {
+		return s.storeError(err, "the sandbox")
+	}
+	if !ok {
+		e := bgerror.New(bgerror.CodeAccessExceeded, "your sandbox was reset twice within 10 seconds; one reset every 10 seconds is allowed, retry then")
+		e.RetryAfter = int(sandboxResets.Every.Seconds())
+		return e
+	}
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.sandboxOf(c.TPP), s.cfg.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}

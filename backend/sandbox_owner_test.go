@@ -1,11 +1,14 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/tppcontext"
 )
 
 // TestOneSandboxPerTPP (issue 16): two TPPs of one sandbox deployment each
@@ -141,6 +144,53 @@ func TestOneSandboxPerTPP(t *testing.T) {
 		}
 		if status, body, _ := h.call(tppCall{tpp: a, method: "GET", path: "/v1/accounts", psuID: q.Get("psu-id")}); status != 401 {
 			t.Fatalf("a's PSU-ID after its reset: %d %v", status, body)
+		}
+	})
+}
+
+// TestSandboxResetsThrottled (issue 34, 5): one TPP resetting its sandbox
+// 8 times at once gets 2 resets and six 429 ACCESS_EXCEEDED with
+// Retry-After, counted on two instances together; another TPP resets
+// meanwhile; 10 seconds later the first may reset once more.
+func TestSandboxResetsThrottled(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		// A second backend instance on the same database.
+		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+		second := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		defer second.Close()
+		var mu sync.Mutex
+		statuses := map[int]int{}
+		var wg sync.WaitGroup
+		for i := range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				c := tppCall{method: "POST", path: "/v1/sandbox/initialize"}
+				if i%2 == 1 {
+					c.srv = second
+				}
+				status, b, hdr := h.call(c)
+				if status == 429 && (errCode(b) != "ACCESS_EXCEEDED" || hdr.Get("Retry-After") != "10") {
+					t.Errorf("a refused reset: %v %v", b, hdr)
+				}
+				mu.Lock()
+				statuses[status]++
+				mu.Unlock()
+			}()
+		}
+		wg.Wait()
+		if statuses[200] != 2 || statuses[429] != 6 {
+			t.Fatalf("8 resets at once: %v, want 2 × 200 and 6 × 429", statuses)
+		}
+		if status, b, _ := h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
+			t.Fatalf("another TPP's reset: %d %v", status, b)
+		}
+		if status, _, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 429 {
+			t.Fatalf("a reset within 10 s: %d", status)
+		}
+		h.clk.add(sandboxResets.Every * 2)
+		if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
+			t.Fatalf("a reset after 10 s: %d %v", status, b)
 		}
 	})
 }

@@ -79,7 +79,7 @@ func newMetrics() *metrics {
 		}, []string{"family", "status", "code", "by"}),
 		deleted: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "retention_deleted_total",
-			Help: "Rows the retention sweep deleted, by kind (sca_flows, sessions, consents, sealing_keys, guess_limits).",
+			Help: "Rows the retention sweep deleted, by kind (sca_flows, sessions, consents, sealing_keys, allowances).",
 		}, []string{"kind"}),
 		store: prometheus.NewHistogramVec(prometheus.HistogramOpts{
 			Namespace: "obgw", Name: "store_duration_seconds",
@@ -166,6 +166,6 @@ func (m *metrics) swept(n store.Swept) {
 	m.deleted.WithLabelValues("sessions").Add(float64(n.Sessions))
 	m.deleted.WithLabelValues("consents").Add(float64(n.Consents))
 	m.deleted.WithLabelValues("sealing_keys").Add(float64(n.SealingKeys))
-	m.deleted.WithLabelValues("guess_limits").Add(float64(n.Guesses))
+	m.deleted.WithLabelValues("allowances").Add(float64(n.Allowances))
 	m.scaFlows.WithLabelValues("abandoned", "").Add(float64(n.Abandoned))
 }

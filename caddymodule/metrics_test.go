@@ -25,8 +25,8 @@ func TestRetentionMetric(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.swept(store.Swept{Flows: 3, Sessions: 1, SealingKeys: 1, Abandoned: 2})
-	m.swept(store.Swept{Flows: 2, Consents: 4, Guesses: 7})
-	for kind, want := range map[string]float64{"sca_flows": 5, "sessions": 1, "consents": 4, "sealing_keys": 1, "guess_limits": 7} {
+	m.swept(store.Swept{Flows: 2, Consents: 4, Allowances: 7})
+	for kind, want := range map[string]float64{"sca_flows": 5, "sessions": 1, "consents": 4, "sealing_keys": 1, "allowances": 7} {
 		if got := testutil.ToFloat64(m.deleted.WithLabelValues(kind)); got != want {
 			t.Errorf("obgw_retention_deleted_total{kind=%q} = %v, want %v", kind, got, want)
 		}

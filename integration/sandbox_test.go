@@ -221,3 +221,41 @@ func TestPSUGuessesCountedAcrossInstances(t *testing.T) {
 		t.Fatalf("%d of %d parallel wrong numbers checked, %d refused; want 5 checked", checked, guesses, refused)
 	}
 }
+
+// TestSandboxResetsThrottledThroughGateway (issue 34, 5): a TPP looping
+// resets of its sandbox, 8 at once: 2 are done, 6 refused 429
+// ACCESS_EXCEEDED with Retry-After, and another TPP's consent is created
+// meanwhile.
+func TestSandboxResetsThrottledThroughGateway(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	c := client(nil)
+	var mu sync.Mutex
+	statuses := map[int]int{}
+	var wg sync.WaitGroup
+	for range 8 {
+		req := newRequest(t, g, http.MethodPost, "/v1/sandbox/initialize", nil)
+		req.Header.Del("TPP-Redirect-URI")
+		if err := signer(t, "rsa3072").Sign(req, nil); err != nil {
+			t.Fatal(err)
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got := send(t, c, req)
+			if got.status == 429 && (got.err.code() != "ACCESS_EXCEEDED" || got.header.Get("Retry-After") != "10") {
+				t.Errorf("a refused reset: %s %v", got.body, got.header)
+			}
+			mu.Lock()
+			statuses[got.status]++
+			mu.Unlock()
+		}()
+	}
+	s := &tppSession{t: t, g: g, c: c, tpp: "tpp", sid: uuid.NewString()}
+	if got := s.call("POST", "/v1/bank-offered-consents", true); got.status != 201 {
+		t.Errorf("another TPP's consent during the resets: %d %s", got.status, got.body)
+	}
+	wg.Wait()
+	if statuses[200] != 2 || statuses[429] != 6 {
+		t.Fatalf("8 resets at once: %v, want 2 × 200 and 6 × 429", statuses)
+	}
+}

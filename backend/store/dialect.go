@@ -22,6 +22,9 @@ type dialect struct {
 	lockCustomer string
 	// lockAccount does the same for an account row.
 	lockAccount string
+	// lockSandbox does the same for a sandbox row: two resets of one
+	// sandbox run one after the other.
+	lockSandbox string
 	// instant converts a time to the value bound for an instant column.
 	instant func(time.Time) any
 }
@@ -39,6 +42,7 @@ var sqliteDialect = &dialect{
 	noLimit:        int64(-1),
 	lockCustomer:   `SELECT id FROM customers WHERE id = $1`,
 	lockAccount:    `SELECT id FROM accounts WHERE id = $1`,
+	lockSandbox:    `SELECT owner FROM sandboxes WHERE owner = $1`,
 	instant: func(t time.Time) any {
 		if t.IsZero() {
 			return nil
@@ -56,6 +60,7 @@ var postgresDialect = &dialect{
 	noLimit:        nil,
 	lockCustomer:   `SELECT id FROM customers WHERE id = $1 FOR UPDATE`,
 	lockAccount:    `SELECT id FROM accounts WHERE id = $1 FOR UPDATE`,
+	lockSandbox:    `SELECT owner FROM sandboxes WHERE owner = $1 FOR UPDATE`,
 	instant: func(t time.Time) any {
 		if t.IsZero() {
 			return nil

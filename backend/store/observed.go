@@ -185,14 +185,14 @@ func (o observed) CountSCAFlowAttempt(ctx context.Context, id string) (int, erro
 	return o.st.CountSCAFlowAttempt(ctx, id)
 }
 
-func (o observed) SpendGuess(ctx context.Context, key string, l GuessLimit, now time.Time) (bool, error) {
-	defer o.took("SpendGuess", time.Now())
-	return o.st.SpendGuess(ctx, key, l, now)
+func (o observed) SpendAllowance(ctx context.Context, key string, l Allowance, now time.Time) (bool, error) {
+	defer o.took("SpendAllowance", time.Now())
+	return o.st.SpendAllowance(ctx, key, l, now)
 }
 
-func (o observed) RefundGuess(ctx context.Context, key string) error {
-	defer o.took("RefundGuess", time.Now())
-	return o.st.RefundGuess(ctx, key)
+func (o observed) RefundAllowance(ctx context.Context, key string) error {
+	defer o.took("RefundAllowance", time.Now())
+	return o.st.RefundAllowance(ctx, key)
 }
 
 func (o observed) TakeSCAFlowLogin(ctx context.Context, id, stateHash string) (string, error) {

@@ -25,10 +25,11 @@ type Retention struct {
 	// a newer one takes over, and a link lives 15 minutes, so any age
 	// well past a week only drops keys that no live link uses.
 	SealingKeys time.Duration
-	// Guesses: guess limits (SpendGuess), counted from the last guess. A
-	// limit fills up again within Burst times Every (minutes), so an
-	// hour only drops rows that no longer hold anything back.
-	Guesses time.Duration
+	// Allowances: the allowances' buckets (SpendAllowance), counted
+	// from their last attempt. A bucket fills up again within Burst times
+	// Every (minutes), so an hour only drops rows that no longer hold
+	// anything back.
+	Allowances time.Duration
 	// Abandoned names the flow purposes whose flows Sweep counts in
 	// Swept.Abandoned when it deletes them still pending: SCA flows their
 	// PSU never finished. None: nothing is counted.
@@ -37,21 +38,21 @@ type Retention struct {
 
 // DefaultRetention keeps expired flows a day, sessions a day and consents
 // 90 days past their validity, sealing keys a day past their week, idle
-// guess limits an hour.
+// allowances an hour.
 var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour, Consents: 90 * 24 * time.Hour,
-	SealingKeys: SealingKeyRotation + 24*time.Hour, Guesses: time.Hour}
+	SealingKeys: SealingKeyRotation + 24*time.Hour, Allowances: time.Hour}
 
 // Swept counts the rows a Sweep deleted.
 type Swept struct {
-	Flows, Sessions, Consents, SealingKeys, Guesses int64
+	Flows, Sessions, Consents, SealingKeys, Allowances int64
 	// Abandoned is how many of Flows were still pending, of the purposes
 	// Retention.Abandoned names.
 	Abandoned int64
 }
 
-// Sweep deletes the SCA flows, sessions, consents, sealing keys and guess
-// limits that ran out longer ago than r says, as of now (a zero
-// SealingKeys keeps the keys, a zero Guesses the limits). Consents' accounts go with them (ON DELETE
+// Sweep deletes the SCA flows, sessions, consents, sealing keys and
+// allowances that ran out longer ago than r says, as of now (a zero
+// SealingKeys keeps the keys, a zero Allowances the limits). Consents' accounts go with them (ON DELETE
 // CASCADE). It is idempotent: instances that sweep at once delete each row
 // once.
 func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error) {
@@ -80,8 +81,8 @@ func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept
 	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {
 		return out, err
 	}
-	if r.Guesses > 0 {
-		if out.Guesses, err = s.exec(ctx, op, `DELETE FROM guess_limits WHERE spent_at < $1`, unixSeconds(now.Add(-r.Guesses))); err != nil {
+	if r.Allowances > 0 {
+		if out.Allowances, err = s.exec(ctx, op, `DELETE FROM allowances WHERE spent_at < $1`, unixSeconds(now.Add(-r.Allowances))); err != nil {
 			return out, err
 		}
 	}

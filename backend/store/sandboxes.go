@@ -37,7 +37,8 @@ func (s *sqlStore) ClaimSandbox(ctx context.Context, owner string) (bool, error)
 // made that names no customer yet (flows, sessions, consents, payments,
 // baskets, identifiers). TPP contacts are kept: they are the TPP's
 // registration, not sandbox data. Run it inside Atomically together with
-// what replaces the data.
+// what replaces the data: it locks the sandbox's row first, so that two
+// resets of one sandbox run one after the other, not into each other.
 func (s *sqlStore) DeleteSandbox(ctx context.Context, owner string) error {
 	if owner == "" {
 		// The bank's own customers are no sandbox.
@@ -45,6 +46,7 @@ func (s *sqlStore) DeleteSandbox(ctx context.Context, owner string) error {
 	}
 	return s.inTx(ctx, "delete sandbox", func(tx *sql.Tx) error {
 		for _, q := range []string{
+			s.d.lockSandbox,
 			`DELETE FROM baskets WHERE tpp = $1`,
 			`DELETE FROM payments WHERE tpp = $1`,
 			`DELETE FROM consents WHERE tpp = $1`,

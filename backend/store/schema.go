@@ -403,16 +403,17 @@ var migrations = []migration{{
 	},
 }, {
 	version: 14,
-	name:    "guess limits shared by every instance",
-	// A token bucket per key (the PSU page's wrong numbers per client
-	// address): spent guesses, decaying with time, and when last spent (spent_at),
+	name:    "allowances shared by every instance",
+	// A token bucket per key (the PSU page's attempts per client
+	// address, a TPP's sandbox resets): attempts spent, decaying with
+	// time, and when last spent (spent_at),
 	// in Unix seconds. Sweep deletes idle rows.
 	stmts: []string{
-		`CREATE TABLE guess_limits (
+		`CREATE TABLE allowances (
 			key TEXT PRIMARY KEY,
 			spent DOUBLE PRECISION NOT NULL,
 			spent_at DOUBLE PRECISION NOT NULL
 		)`,
-		`CREATE INDEX guess_limits_spent_at ON guess_limits (spent_at)`,
+		`CREATE INDEX allowances_spent_at ON allowances (spent_at)`,
 	},
 }}

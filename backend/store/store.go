@@ -180,14 +180,14 @@ type Store interface {
 	// AddSealingKey stores k, assigning CreatedAt.
 	AddSealingKey(ctx context.Context, k *SealingKey) error
 
-	// SpendGuess spends one guess of key's limit before the guess is
-	// checked, and reports whether one was left (guesses.go);
-	// RefundGuess gives one back for a guess that was right.
-	SpendGuess(ctx context.Context, key string, l GuessLimit, now time.Time) (bool, error)
-	RefundGuess(ctx context.Context, key string) error
+	// SpendAllowance spends one attempt of key's allowance before the
+	// attempt is made, and reports whether one was left (allowances.go);
+	// RefundAllowance gives one back for a guess that was right.
+	SpendAllowance(ctx context.Context, key string, l Allowance, now time.Time) (bool, error)
+	RefundAllowance(ctx context.Context, key string) error
 
-	// Sweep deletes SCA flows, sessions, consents, sealing keys and guess
-	// limits past their retention (retention.go).
+	// Sweep deletes SCA flows, sessions, consents, sealing keys and
+	// allowances past their retention (retention.go).
 	Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error)
 	// Lease makes holder the one instance running job name until
 	// now+ttl, unless another holder's lease runs; it reports whether
