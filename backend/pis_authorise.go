@@ -3,6 +3,7 @@ package backend
 import (
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -113,15 +114,24 @@ var (
 	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
+	// outcomePartlyExecuted: every payment of the basket was authorised,
+	// and an instant one could not then be executed; each payment's
+	// status tells which (the basket's is RJCT, its worst case).
+	outcomePartlyExecuted = bgerror.New(bgerror.CodePaymentFailed, "The payments were authorised, but an instant payment could not be executed: there are no longer enough funds; check each payment's status before trying again")
 )
 
 // authoriseFlow completes a payment or basket flow: it authorises the
 // flow's payments with this SCA, or answers the outcome for the PSU after
-// rejecting those still awaiting SCA.
+// rejecting those still awaiting SCA (all of them: nothing was authorised,
+// unless the outcome is outcomePartlyExecuted).
 func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.authoriseFlowPayments(ctx, f)
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, errPartlyExecuted) {
+		s.log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
+		return outcomePartlyExecuted
 	}
 	s.rejectPayments(ctx, f)
 	switch {
@@ -141,63 +151,152 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 }
 
 // authoriseFlowPayments authorises every payment of the flow with this one
-// SCA. A basket is not atomic: payments authorised before a failure stay
-// authorised, and the basket's status shows the mix.
+// SCA, all of them or none: each is checked first (awaiting SCA, from an
+// account the PSU may pay from, in a currency the bank exchanges; for a
+// basket, the funds of every instant payment due now, per debtor
+// account), then all move to their authorised status in one transaction,
+// and only then do the instant ones execute. So a basket whose payments
+// cannot all be authorised authorises and executes none of them, and a
+// TPP that retries it pays nothing twice. Should an instant payment's
+// funds go between the check and its execution, it alone is rejected and
+// the others stay authorised: errPartlyExecuted says so.
 func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
 	ps, err := s.flowPayments(ctx, f)
 	if err != nil {
 		return err
 	}
+	plans := make([]authorisation, 0, len(ps))
 	for _, p := range ps {
-		if err := s.authorisePayment(ctx, f, p); err != nil {
+		a, err := s.planAuthorisation(ctx, f, p)
+		if err != nil {
+			return err
+		}
+		plans = append(plans, a)
+	}
+	if len(plans) > 1 {
+		if err := s.checkInstantFunds(ctx, plans); err != nil {
 			return err
 		}
 	}
-	return nil
+	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+		for _, a := range plans {
+			a.p.CustomerID, a.p.DebtorAccountID = f.CustomerID, a.debtor.ID
+			if err := movePayment(ctx, tx, a.p, a.to); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	var failed error
+	for _, a := range plans {
+		if a.p.Product != InstantProduct || a.p.Status != StatusAccepted {
+			continue
+		}
+		_, err := s.execute(ctx, a.p, true)
+		switch {
+		case errors.Is(err, errExchange):
+			// Authorised; the next batch run executes it.
+			s.log.Error("instant payment not executed: no exchange rate", slog.String("payment", a.p.ID), slog.Any("error", err))
+		case err != nil && len(plans) == 1:
+			return err
+		case err != nil:
+			failed = fmt.Errorf("%w: %w", errPartlyExecuted, err)
+		}
+	}
+	return failed
 }
 
-// authorisePayment completes SCA for one payment: the debtor account must
-// be the PSU's; the payment becomes ACTC (or PDNG for a future date, or
-// HOLD in the sandbox's HOLD scenario), and an instant payment between own
-// accounts settles at once.
-func (s *Server) authorisePayment(ctx context.Context, f *store.SCAFlow, p *store.Payment) error {
+// errPartlyExecuted: a flow's payments were all authorised, and an instant
+// one among them could not be executed (its funds went meanwhile).
+var errPartlyExecuted = errors.New("authorised, but not every instant payment executed")
+
+// authorisation is what authorising one payment of a flow does: move p,
+// from debtor, to status to.
+type authorisation struct {
+	p      *store.Payment
+	in     instruction
+	debtor *store.Account
+	to     string
+}
+
+// planAuthorisation checks that p can be authorised by flow f's PSU, and
+// returns what authorising it does: the debtor account must be the PSU's
+// (or one it may pay from under the flow's agreement), and its currency
+// one the bank exchanges; the payment becomes ACTC (or PDNG for a future
+// date, or HOLD in the sandbox's HOLD scenario). Nothing is written.
+func (s *Server) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *store.Payment) (authorisation, error) {
 	if p.Status != StatusReceived {
-		return errPaymentState
+		return authorisation{}, errPaymentState
 	}
 	in, err := instructionOf(p)
 	if err != nil {
 		s.log.Error("payment unreadable", slog.Any("error", err))
-		return errPaymentState
+		return authorisation{}, errPaymentState
 	}
 	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, s.sandboxOf(p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil {
-		return errNotPSUAccount
+		return authorisation{}, errNotPSUAccount
 	}
 	if err := s.debitRight(ctx, f, debtor); err != nil {
-		return err
+		return authorisation{}, err
 	}
 	// A currency the bank does not exchange into the account's can never
 	// be executed: refuse it now. A rate source that is down only delays
 	// execution.
 	if _, err := s.quotesFor(ctx, s.cfg.Store, debtor, in, s.bankToday()); errors.Is(err, errNoRate) {
-		return err
+		return authorisation{}, err
 	}
-	p.CustomerID, p.DebtorAccountID = f.CustomerID, debtor.ID
 	to := s.dueStatus(p)
 	if s.cfg.Sandbox && heldScenario(in) {
 		to = StatusHold
 	}
-	if err := movePayment(ctx, s.cfg.Store, p, to); err != nil {
-		return err
-	}
-	if p.Product == InstantProduct && p.Status == StatusAccepted {
-		_, err := s.execute(ctx, p, true)
-		if errors.Is(err, errExchange) {
-			// Authorised; the next batch run executes it.
-			s.log.Error("instant payment not executed: no exchange rate", slog.String("payment", p.ID), slog.Any("error", err))
-			return nil
+	return authorisation{p: p, in: in, debtor: debtor, to: to}, nil
+}
+
+// checkInstantFunds checks, before any payment of a basket is authorised,
+// that each debtor account holds the funds of all the basket's instant
+// payments due now from it (available balance plus credit line, in the
+// account's currency). When one does not, those payments are rejected
+// with fundsAvailable false, and errNoFunds is returned.
+func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) error {
+	day := s.bankToday()
+	debits := map[string]int64{}
+	from := map[string][]authorisation{}
+	for _, a := range plans {
+		if a.p.Product != InstantProduct || a.to != StatusAccepted {
+			continue
 		}
-		return err
+		rates, err := s.quotesFor(ctx, s.cfg.Store, a.debtor, a.in, day)
+		if err != nil {
+			continue // no rate now: executed by a later batch run, not at once
+		}
+		for i := range a.in.Creditor {
+			amount, _, err := rates.convert(a.in.Creditor[i].InstructedAmount, a.debtor.Currency)
+			if err != nil {
+				return err
+			}
+			debits[a.debtor.ID] += amount
+		}
+		from[a.debtor.ID] = append(from[a.debtor.ID], a)
+	}
+	for id, total := range debits {
+		bs, err := s.cfg.Store.ListBalances(ctx, id)
+		if err != nil {
+			return err
+		}
+		if available(bs)+from[id][0].debtor.CreditLimit >= total {
+			continue
+		}
+		for _, a := range from[id] {
+			a.p.FundsAvailable = "false"
+			if err := movePayment(ctx, s.cfg.Store, a.p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
+				return err
+			}
+		}
+		return errNoFunds
 	}
 	return nil
 }

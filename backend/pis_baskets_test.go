@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -96,6 +97,66 @@ func TestBasketCreationRequiresPSUHeaders(t *testing.T) {
 			if status != 400 || errCode(b) != "FORMAT_ERROR" || len(msgs) == 0 || msgs[0].(map[string]any)["path"] != tc.path {
 				t.Errorf("without %s: %d %v", tc.path, status, b)
 			}
+		}
+	})
+}
+
+// TestBasketAuthorisesAllOrNothing (issue 34, 4): a basket authorises and
+// executes none of its payments unless it can authorise all of them: an
+// instant payment from Kari's account beside one from Ola's (which Kari
+// may not pay from), or beside one Kari's account has no funds for, ends
+// with the failure redirect, every payment RJCT, no money moved and the
+// basket RJCT. Before, the instant payment was executed (ACSC) while the
+// PSU and the TPP were told the basket failed.
+func TestBasketAuthorisesAllOrNothing(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		for _, tc := range []struct {
+			name   string
+			second string // the second payment's body, with the first an instant payment of NOK 5 from Kari
+			code   string
+			funds  string // the instant payments' fundsAvailable
+		}{
+			{"a payment from another PSU's account", paymentBody("5.00", olaIBAN, kariIBAN, ""), "RESOURCE_UNKNOWN", ""},
+			{"an instant payment without funds", paymentBody("99999999.00", kariIBAN, olaIBAN, ""), "PAYMENT_FAILED", "false"},
+		} {
+			t.Run(tc.name, func(t *testing.T) {
+				before := h.balance(kariIBAN)
+				var ids []string
+				for _, body := range []string{paymentBody("5.00", kariIBAN, olaIBAN, ""), tc.second} {
+					status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: body})
+					if status != 201 {
+						t.Fatalf("payment: %d %v", status, b)
+					}
+					ids = append(ids, b["paymentId"].(string))
+				}
+				_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
+					body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
+				self := "/v1/signing-baskets/" + b["basketId"].(string)
+				status, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"})
+				if status != 201 {
+					t.Fatalf("basket authorisation: %d %v", status, b)
+				}
+				q := h.authorise(scaLink(b), sandbox.KariNumber)
+				if q.Get("code") != tc.code {
+					t.Fatalf("the redirect: %v, want the failure %s", q, tc.code)
+				}
+				for _, id := range ids {
+					p, err := h.st.GetPayment(context.Background(), id)
+					if err != nil || p.Status != StatusRejected {
+						t.Fatalf("payment %s of the failed basket: %v %v, want RJCT", id, p, err)
+					}
+				}
+				first, _ := h.st.GetPayment(context.Background(), ids[0])
+				if first.FundsAvailable != tc.funds {
+					t.Errorf("the instant payment's fundsAvailable %q, want %q", first.FundsAvailable, tc.funds)
+				}
+				if after := h.balance(kariIBAN); after != before {
+					t.Fatalf("Kari's balance moved from %s to %s", before, after)
+				}
+				if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "RJCT" {
+					t.Fatalf("the basket: %v", b)
+				}
+			})
 		}
 	})
 }

@@ -156,6 +156,11 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 	case PurposeCancellation:
 		outcome = s.cancelFlow(ctx, f)
 	}
+	if outcome == outcomePartlyExecuted {
+		// The SCA authorised the payments; the redirect says that not
+		// all of them were executed.
+		return store.FlowCompleted, failure(outcome)
+	}
 	if outcome != nil {
 		return store.FlowFailed, failure(outcome)
 	}

@@ -141,3 +141,66 @@ func TestPaymentThroughGateway(t *testing.T) {
 		t.Fatalf("after the batch run: %d %s", got.status, got.body)
 	}
 }
+
+// TestBasketAllOrNothingThroughGateway (issue 34, 4): a signing basket of
+// an instant payment from Kari's account and a payment from Ola's, which
+// Kari authorises: the failure redirect, the basket RJCT, and the instant
+// payment RJCT too (before, it was executed, ACSC, while the basket
+// failed: a TPP that retried paid twice).
+func TestBasketAllOrNothingThroughGateway(t *testing.T) {
+	g := startGateway(t, "Caddyfile", databaseEnv(t, "sqlite")...)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	kari, ola := bankaccount.IBAN("NO", "12031010010"), bankaccount.IBAN("NO", "12031020016")
+	const instant = "/v1/payments/instant-norwegian-credit-transfers-straks"
+	post := func(path string, body []byte, header map[string]string) response {
+		t.Helper()
+		req := newRequest(t, g, http.MethodPost, path, body)
+		req.Header.Set("TPP-Session-ID", s.sid)
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
+		for k, v := range header {
+			req.Header.Set(k, v)
+		}
+		if err := signer(t, "tpp").Sign(req, body); err != nil {
+			t.Fatal(err)
+		}
+		return send(t, s.c, req)
+	}
+	var ids []string
+	for _, from := range [][2]string{{kari, ola}, {ola, kari}} {
+		got := post(instant, []byte(`{"instructedAmount":{"currency":"NOK","amount":"5.00"},"debtorAccount":{"iban":"`+from[0]+
+			`"},"creditorAccount":{"iban":"`+from[1]+`"},"creditorName":"Mottaker AS"}`), nil)
+		var p struct {
+			PaymentID string `json:"paymentId"`
+		}
+		if got.status != 201 || json.Unmarshal(got.body, &p) != nil {
+			t.Fatalf("payment: %d %s", got.status, got.body)
+		}
+		ids = append(ids, p.PaymentID)
+	}
+	got := post("/v1/signing-baskets", []byte(`{"paymentIds":["`+strings.Join(ids, `","`)+`"]}`), map[string]string{"PSU-ID": uuid.NewString()})
+	var basket struct {
+		BasketID string `json:"basketId"`
+	}
+	if got.status != 201 || json.Unmarshal(got.body, &basket) != nil {
+		t.Fatalf("basket: %d %s", got.status, got.body)
+	}
+	self := "/v1/signing-baskets/" + basket.BasketID
+	got = post(self+"/authorisations", nil, nil)
+	var auth struct {
+		Links map[string]struct{ Href string } `json:"_links"`
+	}
+	if got.status != 201 || json.Unmarshal(got.body, &auth) != nil {
+		t.Fatalf("authorisation: %d %s", got.status, got.body)
+	}
+	if q := authoriseInBrowser(t, g, auth.Links["scaRedirect"].Href, sandbox.KariNumber); q.Get("code") != "RESOURCE_UNKNOWN" {
+		t.Fatalf("the redirect of a basket Kari cannot wholly pay: %v", q)
+	}
+	if got := s.call("GET", self+"/status", true); !strings.Contains(string(got.body), `"RJCT"`) {
+		t.Fatalf("the basket: %d %s", got.status, got.body)
+	}
+	for _, id := range ids {
+		if got := s.call("GET", instant+"/"+id+"/status", true); !strings.Contains(string(got.body), `"RJCT"`) {
+			t.Fatalf("payment %s of the failed basket: %d %s, want RJCT (nothing executed)", id, got.status, got.body)
+		}
+	}
+}
