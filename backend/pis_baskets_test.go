@@ -1,12 +1,14 @@
 package backend
 
 import (
+	"bytes"
 	"context"
 	"strings"
 	"testing"
 
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/tppcontext"
 )
 
 // TestBasketWorstCaseEveryPair (issue 14, 6): the basket's status for
@@ -157,6 +159,61 @@ func TestBasketAuthorisesAllOrNothing(t *testing.T) {
 					t.Fatalf("the basket: %v", b)
 				}
 			})
+		}
+	})
+}
+
+// richBalances is a store whose balances, read outside a transaction, show
+// plenty of funds: the funds a basket's check saw are gone by the time a
+// payment executes (which reads them in its transaction).
+type richBalances struct{ store.Store }
+
+func (r richBalances) ListBalances(ctx context.Context, accountID string) ([]store.Balance, error) {
+	bs, err := r.Store.ListBalances(ctx, accountID)
+	for i := range bs {
+		bs[i].Amount += 1_000_000_000_00
+	}
+	return bs, err
+}
+
+// TestBasketPartlyExecutedSaysSo (issue 34, 4): when an instant payment's
+// funds go between the basket's check and its execution, that payment
+// alone is rejected (fundsAvailable false), the other is executed, and
+// the redirect says the payments were authorised but one could not be
+// executed; the basket reports RJCT, its worst case.
+func TestBasketPartlyExecutedSaysSo(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+		rich := newTestServer(t, New(Config{Store: richBalances{h.st}, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		defer rich.Close()
+		main := h.srv
+		h.srv = rich
+		defer func() { h.srv = main }()
+		var ids []string
+		for _, amount := range []string{"5.00", "99999999.00"} {
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody(amount, kariIBAN, olaIBAN, "")})
+			if status != 201 {
+				t.Fatalf("payment: %d %v", status, b)
+			}
+			ids = append(ids, b["paymentId"].(string))
+		}
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
+			body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
+		self := "/v1/signing-baskets/" + b["basketId"].(string)
+		_, b, _ = h.call(tppCall{method: "POST", path: self + "/authorisations"})
+		q := h.authorise(scaLink(b), sandbox.KariNumber)
+		if q.Get("code") != "PAYMENT_FAILED" || !strings.Contains(q.Get("message"), "were authorised, but an instant payment could not be executed") {
+			t.Fatalf("the redirect: %v", q)
+		}
+		want := []struct{ status, funds string }{{StatusSettled, "true"}, {StatusRejected, "false"}}
+		for i, id := range ids {
+			p, err := h.st.GetPayment(context.Background(), id)
+			if err != nil || p.Status != want[i].status || p.FundsAvailable != want[i].funds {
+				t.Fatalf("payment %d: %+v %v, want %s with fundsAvailable %s", i+1, p, err, want[i].status, want[i].funds)
+			}
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "RJCT" {
+			t.Fatalf("the basket: %v", b)
 		}
 	})
 }
