@@ -149,6 +149,9 @@ run_transactions || status=1
 #     PRODUCT_CONNS connections, and 1 connection for the added latency.
 #   unconsented: GET /v1/accounts with a PSU-ID that has no consent,
 #     PSU present: 401 CONSENT_INVALID with a scaRedirect link.
+#   stranger: GET /v1/accounts unsigned, without a certificate: the
+#     gateway's refusal, which is not sealed (a stranger costs no
+#     signature).
 #   payment: POST /v1/payments/domestic-norway-credit-transfers, debtor
 #     the setup PSU's account, 201 (every request its own X-Request-ID,
 #     the Digest of the body signed).
@@ -207,7 +210,13 @@ stop_server() {
 declare -A sc_path sc_status sc_args
 kv() { sed -n "s/^$1=//p" <<<"$2"; }
 scenarios_of() { # variant
-	if [[ $1 == sqlite || $1 == p256 ]]; then echo "$1:transactions $1:unconsented $1:payment"; else echo "$1:transactions"; fi
+	if [[ $1 == sqlite ]]; then
+		echo "$1:transactions $1:unconsented $1:payment $1:stranger"
+	elif [[ $1 == p256 ]]; then
+		echo "$1:transactions $1:unconsented $1:payment"
+	else
+		echo "$1:transactions"
+	fi
 }
 label_of() { # variant:name -> the name in the results ("postgres transactions")
 	if [[ ${1%%:*} == sqlite ]]; then echo "${1#*:}"; else echo "${1%%:*} ${1#*:}"; fi
@@ -246,6 +255,8 @@ product_setup() {
 			"$iban" >"$tmp/payment-$v.json"
 		sc_path[$v:payment]=v1/payments/domestic-norway-credit-transfers sc_status[$v:payment]=201
 		sc_args[$v:payment]=$(printf '%q ' -X POST -body "$tmp/payment-$v.json" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
+		sc_path[$v:stranger]=v1/accounts sc_status[$v:stranger]=400
+		sc_args[$v:stranger]=$(printf '%q ' -unsigned -H "TPP-Redirect-URI: https://tpp.example.no/cb")
 	fi
 	for sc in $(scenarios_of "$v"); do
 		eval "args=(${sc_args[$sc]})"
