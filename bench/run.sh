@@ -149,9 +149,10 @@ run_transactions || status=1
 #     PRODUCT_CONNS connections, and 1 connection for the added latency.
 #   unconsented: GET /v1/accounts with a PSU-ID that has no consent,
 #     PSU present: 401 CONSENT_INVALID with a scaRedirect link.
-#   stranger: GET /v1/accounts unsigned, without a certificate: the
+#   stranger: GET /v1/card-accounts unsigned, without a certificate: the
 #     gateway's refusal, which is not sealed (a stranger costs no
-#     signature).
+#     signature). (Another path than unconsented's: stock Caddy answers
+#     by method and path.)
 #   payment: POST /v1/payments/domestic-norway-credit-transfers, debtor
 #     the setup PSU's account, 201 (every request its own X-Request-ID,
 #     the Digest of the body signed).
@@ -255,7 +256,7 @@ product_setup() {
 			"$iban" >"$tmp/payment-$v.json"
 		sc_path[$v:payment]=v1/payments/domestic-norway-credit-transfers sc_status[$v:payment]=201
 		sc_args[$v:payment]=$(printf '%q ' -X POST -body "$tmp/payment-$v.json" -H "TPP-Session-ID: $session" -H "PSU-IP-Address: 192.0.2.10")
-		sc_path[$v:stranger]=v1/accounts sc_status[$v:stranger]=400
+		sc_path[$v:stranger]=v1/card-accounts sc_status[$v:stranger]=400
 		sc_args[$v:stranger]=$(printf '%q ' -unsigned -H "TPP-Redirect-URI: https://tpp.example.no/cb")
 	fi
 	for sc in $(scenarios_of "$v"); do

@@ -74,7 +74,7 @@ PRODUCT = [
     ("transactions_1conn", "transactions 1conn", "transactions read, 1 connection", None),
     ("unconsented", "unconsented", "GET /v1/accounts without consent (401 + scaRedirect)", 0.55),
     ("payment", "payment", "payment creation (201)", 0.35),
-    ("stranger", "stranger", "GET /v1/accounts unsigned, no certificate (400, not sealed)", None),
+    ("stranger", "stranger", "GET /v1/card-accounts unsigned, no certificate (400, not sealed)", None),
     ("transactions_postgres", "postgres transactions", "transactions read on PostgreSQL", 0.40),
     ("p256_transactions", "p256 transactions", "with a P-256 seal: transactions read (PSU present)", 0.50),
     ("p256_transactions_1conn", "p256 transactions 1conn", "with a P-256 seal: transactions read, 1 connection", None),
