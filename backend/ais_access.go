@@ -117,11 +117,13 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		}
 	}
 	if a.consent == nil {
-		if wantContext == "PRIVATE" && corporate && corporateHeld {
-			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU consented in a corporate context: send PSU-Corporate-ID")
-		}
+		// A revoked or expired consent of this context first: the PSU's
+		// own consent ended, whatever it holds elsewhere (issue 29, 3).
 		if revoked {
 			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentExpired, "the consent for this context was revoked or has expired; redirect the PSU to scaRedirect for a new one")
+		}
+		if wantContext == "PRIVATE" && corporate && corporateHeld {
+			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU consented in a corporate context: send PSU-Corporate-ID")
 		}
 		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU in this context; redirect the PSU to scaRedirect")
 	}

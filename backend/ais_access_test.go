@@ -166,3 +166,30 @@ func TestViewOnlyAccountRefusedForPayments(t *testing.T) {
 		}
 	})
 }
+
+// TestRevokedPrivateBeforeCorporateHint (issue 29, 3): a PSU whose private
+// consent was revoked, and who holds a live corporate one, reading without
+// PSU-Corporate-ID gets 401 CONSENT_EXPIRED with a scaRedirect (its
+// private consent ended), not 400 CORPORATE_ID_INVALID.
+func TestRevokedPrivateBeforeCorporateHint(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		q := h.consent("", "s1", sandbox.KariNumber, "", 1)
+		psu := q.Get("psu-id")
+		h.consent("", "s2", sandbox.KariNumber, "Fjordfisk AS", 2)
+		ks, err := h.st.ListConsents(context.Background(), testTPP, kariID(t, h))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range ks {
+			if k.Context == "PRIVATE" {
+				if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/consents/" + k.ID + "/revoke"}); status != 200 {
+					t.Fatalf("revoke: %d %v", status, b)
+				}
+			}
+		}
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu})
+		if status != 401 || errCode(b) != "CONSENT_EXPIRED" || scaLink(b) == "" {
+			t.Fatalf("the revoked private consent beside a corporate one: %d %v", status, b)
+		}
+	})
+}

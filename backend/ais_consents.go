@@ -65,7 +65,10 @@ func (s *Server) consentOf(r *http.Request, c *tppcontext.Context) (*store.Conse
 		return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the consent belongs to another TPP")
 	}
 	status := store.ConsentReceived
-	if f.State == store.FlowFailed || (f.State == store.FlowPending && !s.cfg.Now().Before(f.ExpiresAt)) {
+	switch {
+	case f.State == store.FlowFailed && f.Outcome == failure(outcomeWithdrawn).Encode():
+		status = store.ConsentTerminatedByTPP
+	case f.State == store.FlowFailed || (f.State == store.FlowPending && !s.cfg.Now().Before(f.ExpiresAt)):
 		status = store.ConsentRejected
 	}
 	return &store.Consent{ID: f.ID, TPP: f.TPP, Status: status, CreatedAt: f.CreatedAt}, nil
@@ -111,11 +114,32 @@ func (s *Server) getConsentStatus(w http.ResponseWriter, r *http.Request, c *tpp
 	return nil
 }
 
-// deleteConsent terminates a consent on the TPP's behalf.
+// outcomeWithdrawn ends the SCA flow of a consent the TPP deleted before
+// the PSU authorised it; the consent then reads terminatedByTpp.
+var outcomeWithdrawn = bgerror.New(bgerror.CodeConsentInvalid, "The provider withdrew its request for your consent")
+
+// deleteConsent terminates a consent on the TPP's behalf: a valid one, or
+// one still received, whose SCA flow it ends (issue 29, 10: the TPP may
+// delete a consent at any time). An ended consent stays as it ended (409).
 func (s *Server) deleteConsent(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	k, e := s.consentOf(r, c)
 	if e != nil {
 		return e
+	}
+	if k.Status == store.ConsentReceived {
+		f, err := s.cfg.Store.GetSCAFlow(r.Context(), k.ID)
+		if err != nil {
+			return s.storeError(err, "the consent")
+		}
+		done := *f
+		done.State, done.Outcome = store.FlowFailed, failure(outcomeWithdrawn).Encode()
+		if err := s.cfg.Store.UpdateSCAFlow(r.Context(), &done, store.FlowPending); errors.Is(err, store.ErrConflict) {
+			return bgerror.New(bgerror.CodeStatusInvalid, "the PSU's authorisation of the consent ended meanwhile; read its status and delete it again if it is valid")
+		} else if err != nil {
+			return s.storeError(err, "the consent")
+		}
+		w.WriteHeader(http.StatusNoContent)
+		return nil
 	}
 	if k.Status != store.ConsentValid {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the consent is "+k.Status+" and cannot be terminated")

@@ -2,6 +2,7 @@ package backend
 
 import (
 	"context"
+	"net/http"
 	"testing"
 
 	"github.com/obgw/obgw/backend/sandbox"
@@ -45,6 +46,32 @@ func TestConsentsAliases(t *testing.T) {
 		}
 		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + k[0].ID + "/status"}); b["consentStatus"] != "terminatedByTpp" {
 			t.Fatalf("after delete: %v", b)
+		}
+	})
+}
+
+// TestDeleteReceivedConsent (issue 29, 10): a consent still received (its
+// SCA not done) is deleted with 204 and reads terminatedByTpp; its SCA
+// link no longer opens, and a second delete is 409.
+func TestDeleteReceivedConsent(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "d"})
+		if status != 201 {
+			t.Fatalf("consent: %d %v", status, b)
+		}
+		id, link := b["consentId"].(string), scaLink(b)
+		self := "/v1/bank-offered-consents/" + id
+		if status, b, _ := h.call(tppCall{method: "DELETE", path: self}); status != 204 {
+			t.Fatalf("delete a received consent: %d %v", status, b)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["consentStatus"] != "terminatedByTpp" {
+			t.Fatalf("after delete: %v", b)
+		}
+		if status, _ := opens(t, h.srv, link); status != http.StatusGone {
+			t.Fatalf("the deleted consent's SCA link: %d", status)
+		}
+		if status, b, _ := h.call(tppCall{method: "DELETE", path: self}); status != 409 || errCode(b) != "STATUS_INVALID" {
+			t.Fatalf("a second delete: %d %v", status, b)
 		}
 	})
 }

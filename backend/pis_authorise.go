@@ -113,6 +113,9 @@ var (
 	outcomeNoRate        = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: the bank does not exchange its currency into the account's")
 	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
+	// outcomeBasketDeleted: the TPP deleted the basket; its payments
+	// stay awaiting SCA, each on its own.
+	outcomeBasketDeleted = bgerror.New(bgerror.CodeStatusInvalid, "The payments could not be authorised: the provider withdrew the basket")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
 	// outcomePartlyExecuted: every payment of the basket was authorised,
 	// and an instant one could not then be executed; each payment's
@@ -128,6 +131,9 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 	err := s.authoriseFlowPayments(ctx, f)
 	if err == nil {
 		return nil
+	}
+	if errors.Is(err, errBasketDeleted) {
+		return outcomeBasketDeleted // its payments stay RCVD
 	}
 	if errors.Is(err, errPartlyExecuted) {
 		s.log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
@@ -161,12 +167,20 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 // funds go between the check and its execution, it alone is rejected and
 // the others stay authorised: errPartlyExecuted says so.
 func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
+	if s.basketDeleted(ctx, f) {
+		return errBasketDeleted
+	}
 	ps, err := s.flowPayments(ctx, f)
 	if err != nil {
 		return err
 	}
 	plans := make([]authorisation, 0, len(ps))
 	for _, p := range ps {
+		if f.Purpose == PurposeBasket && p.Status != StatusReceived && p.Status != StatusRejected && p.Status != StatusCancelled {
+			// Authorised on its own before: "a basket is not atomic",
+			// and the rest of it can still be authorised.
+			continue
+		}
 		a, err := s.planAuthorisation(ctx, f, p)
 		if err != nil {
 			return err
@@ -207,6 +221,19 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 		}
 	}
 	return failed
+}
+
+// errBasketDeleted: the TPP deleted the basket of the flow.
+var errBasketDeleted = errors.New("the basket was deleted")
+
+// basketDeleted reports whether f is a basket's flow whose basket the TPP
+// deleted (or that is gone).
+func (s *Server) basketDeleted(ctx context.Context, f *store.SCAFlow) bool {
+	if f.Purpose != PurposeBasket {
+		return false
+	}
+	b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
+	return errors.Is(err, store.ErrNotFound) || (err == nil && b.Status == basketCancelled)
 }
 
 // errPartlyExecuted: a flow's payments were all authorised, and an instant

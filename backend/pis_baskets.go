@@ -225,7 +225,7 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 	if e != nil {
 		return e
 	}
-	if st != basketReceived {
+	if st != basketReceived && st != basketPartiallyAccepted {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is "+st+" and needs no authorisation")
 	}
 	f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)

@@ -3,6 +3,7 @@ package backend
 import (
 	"bytes"
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 
@@ -213,6 +214,85 @@ func TestBasketPartlyExecutedSaysSo(t *testing.T) {
 			}
 		}
 		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "RJCT" {
+			t.Fatalf("the basket: %v", b)
+		}
+	})
+}
+
+// basketOf makes a basket of two NOK 5 payments from Kari to Ola and
+// returns the payments' ids, the basket's path and its scaRedirect.
+func basketOf(t *testing.T, h *harness, product string) (ids []string, self, link string) {
+	t.Helper()
+	for range 2 {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + product, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		if status != 201 {
+			t.Fatalf("payment: %d %v", status, b)
+		}
+		ids = append(ids, b["paymentId"].(string))
+	}
+	status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
+		body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
+	if status != 201 || scaLink(b) == "" {
+		t.Fatalf("basket: %d %v", status, b)
+	}
+	return ids, "/v1/signing-baskets/" + b["basketId"].(string), scaLink(b)
+}
+
+// TestDeletedBasketStaysDeleted (issue 29, 1): a basket deleted after its
+// scaRedirect was handed out cannot be authorised through that link: the
+// link ends the flow with the failure redirect (409 STATUS_INVALID), and
+// the payments stay RCVD, to be authorised on their own; the basket stays
+// RJCT.
+func TestDeletedBasketStaysDeleted(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ids, self, link := basketOf(t, h, InstantProduct)
+		if status, _, _ := h.call(tppCall{method: "DELETE", path: self}); status != 204 {
+			t.Fatalf("delete: %d", status)
+		}
+		status, loc := opens(t, h.srv, link)
+		if status != http.StatusSeeOther || loc.Query().Get("code") != "STATUS_INVALID" || !strings.Contains(loc.Query().Get("message"), "withdrew the basket") {
+			t.Fatalf("the deleted basket's link: %d %v", status, loc)
+		}
+		for _, id := range ids {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+				t.Fatalf("payment %s of the deleted basket: %s, want RCVD", id, p.Status)
+			}
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "RJCT" {
+			t.Fatalf("the basket: %v", b)
+		}
+	})
+}
+
+// TestPartlyAuthorisedBasketCompletes (issue 29, 4): a basket one of
+// whose payments was authorised on its own (PATC) can still be
+// authorised: through its link, and by a new authorisation; the other
+// payment is authorised, not rejected, and the basket is ACTC.
+func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ids, self, link := basketOf(t, h, "domestic-norway-credit-transfers")
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers/" + ids[0] + "/authorisations", sid: "b"})
+		if status != 201 {
+			t.Fatalf("the first payment's authorisation: %d %v", status, b)
+		}
+		if q := h.authorise(scaLink(b), sandbox.KariNumber); q.Get("code") != "" {
+			t.Fatalf("the first payment's SCA: %v", q)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "PATC" {
+			t.Fatalf("the basket after one payment: %v", b)
+		}
+		if status, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations", sid: "b"}); status != 201 || scaLink(b) == "" {
+			t.Fatalf("a new authorisation of the PATC basket: %d %v", status, b)
+		}
+		if q := h.authorise(link, sandbox.KariNumber); q.Get("code") != "" {
+			t.Fatalf("the PATC basket's SCA: %v", q)
+		}
+		for _, id := range ids {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusAccepted {
+				t.Fatalf("payment %s: %s, want ACTC", id, p.Status)
+			}
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "ACTC" {
 			t.Fatalf("the basket: %v", b)
 		}
 	})

@@ -136,7 +136,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		rec := &statusProbe{}
 		h.ServeHTTP(rec, r)
 		if rec.status == http.StatusMethodNotAllowed {
-			bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on this resource").Write(w)
+			// The methods the resource takes, as the mux lists them
+			// (RFC 9110: a 405 carries Allow).
+			allow := rec.Header().Get("Allow")
+			if allow != "" {
+				w.Header().Set("Allow", allow)
+			}
+			bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on this resource; it takes "+allow).Write(w)
 			return
 		}
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)

@@ -102,6 +102,11 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		// created: the redirect goes nowhere else.
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
+	case s.basketDeleted(r.Context(), f):
+		// Deleting a basket ends its flow: the PSU meets the end at
+		// the link; the payments stay awaiting SCA on their own.
+		s.fail(w, r, f, outcomeBasketDeleted, nil)
+		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
 		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == stepIdentify && s.ident.formStep() == stepIdentify {
 			if _, mine := boundTo(f, before); mine {

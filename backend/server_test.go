@@ -536,8 +536,9 @@ func TestGatewayTokenRequired(t *testing.T) {
 	if status, b, _ := h.call(tppCall{method: "GET", path: "/v1/nothing"}); status != 404 || errCode(b) != "RESOURCE_UNKNOWN" {
 		t.Fatalf("unknown path: %d %v", status, b)
 	}
-	if status, b, _ := h.call(tppCall{method: "PUT", path: "/v1/accounts"}); status != 405 || errCode(b) != "SERVICE_INVALID" {
-		t.Fatalf("wrong method: %d %v", status, b)
+	// (issue 29, 9) with Allow naming the methods the resource takes.
+	if status, b, hdr := h.call(tppCall{method: "PUT", path: "/v1/accounts"}); status != 405 || errCode(b) != "SERVICE_INVALID" || hdr.Get("Allow") != "GET, HEAD" {
+		t.Fatalf("wrong method: %d %v, Allow %q", status, b, hdr.Get("Allow"))
 	}
 }
 
