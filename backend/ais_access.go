@@ -4,6 +4,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -90,10 +91,15 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		wantContext, wantAgreement = "CORPORATE", ag.ID
 	}
 	consents := found.Consents
-	// Every valid consent of the (TPP, PSU) counts for its own context and
-	// accounts until it runs out: the newest one for the request's context
-	// is in force.
-	var revoked, corporateHeld bool
+	// Each context (private, or one agreement) has one consent in force:
+	// the newest the PSU authorised in it (an authorised consent expires
+	// the older ones of its context: replaceConsents). When that one was
+	// revoked or ran out, the context has no access until a new SCA, even
+	// if an older consent was left valid (issue 29, 2). Consents come
+	// newest first. GET /v1/agreements (corporate false) is served under
+	// any valid consent.
+	var revoked, corporateHeld, decided bool
+	var decidedAt time.Time
 	for i := range consents {
 		k := &consents[i]
 		live := k.Status == store.ConsentValid && now.Before(k.ValidUntil)
@@ -108,6 +114,14 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		}
 		if corporate && (k.Context != wantContext || k.AgreementID != wantAgreement) {
 			continue
+		}
+		if corporate && decided && !(a.consent == nil && k.CreatedAt.Equal(decidedAt)) {
+			// Older than the context's newest (a tie, stored in one
+			// instant, is decided for the live one).
+			continue
+		}
+		if !decided {
+			decided, decidedAt = true, k.CreatedAt
 		}
 		switch {
 		case live && a.consent == nil:

@@ -1,7 +1,9 @@
 package backend
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"time"
 
@@ -149,4 +151,27 @@ func (s *Server) deleteConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
+}
+
+// replaceConsents expires the PSU's older valid consents to the TPP in the
+// context of k (private, or k's agreement): "if there exists already a
+// former consent on account information for the PSU, the former consent
+// automatically expires as soon as the new consent request is authorised"
+// (Berlin Group). Their status reads expired, to the TPP and on the PSU's
+// page; k alone is in force. A consent left valid (the store failed here)
+// gives no access: the newest of a context decides (resolveFor).
+func (s *Server) replaceConsents(ctx context.Context, k *store.Consent) {
+	ks, err := s.cfg.Store.ListConsents(ctx, k.TPP, k.CustomerID)
+	if err != nil {
+		s.log.Warn("older consents not expired", slog.String("consent", k.ID), slog.Any("error", err))
+		return
+	}
+	for _, old := range ks {
+		if old.ID == k.ID || old.Status != store.ConsentValid || old.Context != k.Context || old.AgreementID != k.AgreementID {
+			continue
+		}
+		if err := s.cfg.Store.SetConsentStatus(ctx, old.ID, store.ConsentExpired); err != nil {
+			s.log.Warn("an older consent not expired", slog.String("consent", old.ID), slog.Any("error", err))
+		}
+	}
 }

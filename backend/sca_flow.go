@@ -176,6 +176,9 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
 	if err == nil && f.Purpose == PurposeConsent {
 		err = s.cfg.Store.CreateConsent(ctx, consent)
+		if err == nil {
+			s.replaceConsents(ctx, consent)
+		}
 	}
 	if err == nil {
 		err = s.cfg.Store.CompleteSession(ctx, sess)
