@@ -154,7 +154,14 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		links["scaRedirect"] = get(scaHref(f.ID))
 		w.Header().Set("Location", self)
 	}
-	writeJSON(w, status, map[string]any{"basketId": b.ID, "transactionStatus": st, "payments": b.PaymentIDs, "_links": links})
+	body := map[string]any{"basketId": b.ID, "transactionStatus": st, "_links": links}
+	if status != http.StatusCreated {
+		// The creation answer has the description's members only
+		// (basketId, transactionStatus, _links); a read lists the
+		// payments, as Berlin Group's basket resource does.
+		body["payments"] = b.PaymentIDs
+	}
+	writeJSON(w, status, body)
 	return nil
 }
 

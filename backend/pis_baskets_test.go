@@ -297,3 +297,24 @@ func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
 		}
 	})
 }
+
+// TestBasketCreationAnswerAsDescribed (issue 29, 12): the creation answer
+// has basketId, transactionStatus and _links, as the description lists;
+// a read of the basket lists its payments as well.
+func TestBasketCreationAnswerAsDescribed(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		var ids []string
+		for range 2 {
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			ids = append(ids, b["paymentId"].(string))
+		}
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
+			body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
+		if status != 201 || len(b) != 3 || b["basketId"] == nil || b["transactionStatus"] != "RCVD" || b["_links"] == nil {
+			t.Fatalf("creation: %d %v", status, b)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/signing-baskets/" + b["basketId"].(string)}); len(b["payments"].([]any)) != 2 {
+			t.Fatalf("read: %v", b)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -92,6 +93,17 @@ type paymentResponse struct {
 	Links             map[string]link `json:"_links"`
 }
 
+// sameInitiation reports whether stored payment p is the one kind,
+// product and body initiate: a retry, not another payment under a reused
+// X-Request-ID. Bodies compare as compact JSON (how p's is stored).
+func sameInitiation(p *store.Payment, kind, product string, body []byte) bool {
+	var b bytes.Buffer
+	if json.Compact(&b, body) != nil {
+		return false
+	}
+	return p.Kind == kind && p.Product == product && bytes.Equal(b.Bytes(), p.Body)
+}
+
 // createPayment initiates a payment. The same (TPP, X-Request-ID) answers
 // with the payment it created the first time and never makes a second. A
 // new payment and its SCA flow are stored in one transaction; the first
@@ -104,9 +116,14 @@ func (s *Server) createPayment(kind string) handler {
 			return bgerror.New(bgerror.CodeProductUnknown, "unknown payment product "+product)
 		}
 		ctx := r.Context()
+		var body []byte // the request's, once read
 		first := func(refused *bgerror.Error) *bgerror.Error {
 			p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID)
 			switch {
+			case err == nil && !sameInitiation(p, kind, product, body):
+				// A reused X-Request-ID with another payment: never
+				// the first payment for the second's (issue 29, 12).
+				return bgerror.Format("X-Request-ID", "this X-Request-ID initiated another payment (another product or body) before; send every new payment with a new X-Request-ID, and a retry with the same body")
 			case err == nil:
 				return s.answerCreated(w, r, c, p, nil)
 			case refused != nil && errors.Is(err, store.ErrNotFound):

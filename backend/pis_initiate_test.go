@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -84,6 +85,28 @@ func TestPaymentParsedOnce(t *testing.T) {
 		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
 		if got, err := h.st.GetPayment(context.Background(), id); err != nil || got.Status != StatusSettled {
 			t.Fatalf("after the batch run: %+v %v", got, err)
+		}
+	})
+}
+
+// TestReusedRequestIDAnotherPayment (issue 29, 12): a payment initiation
+// whose X-Request-ID initiated another payment before (another body) is
+// refused naming X-Request-ID, never answered with the first payment; the
+// same body again is a retry and gets it.
+func TestReusedRequestIDAnotherPayment(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		id := "7c3c1d2e-9b7a-4e55-8f0e-1a2b3c4d5e6f"
+		status, first, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		if status != 201 {
+			t.Fatalf("first: %d %v", status, first)
+		}
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("500.00", kariIBAN, olaIBAN, "")})
+		if status != 400 || errCode(b) != "FORMAT_ERROR" || !strings.Contains(fmt.Sprint(b), "X-Request-ID") {
+			t.Fatalf("another body under the same X-Request-ID: %d %v", status, b)
+		}
+		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		if status != 201 || b["paymentId"] != first["paymentId"] {
+			t.Fatalf("a retry: %d %v", status, b)
 		}
 	})
 }
