@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -69,6 +70,10 @@ func TestCardTransactionRulesThroughHTTP(t *testing.T) {
 		{"valid", nil, ""},
 		{"valid with currencyExchange", map[string]string{"currencyExchange": exchange}, ""},
 		{"valid with boolean invoiced", map[string]string{"invoiced": "true"}, ""},
+		// (issue 29, 11) as the vendor's card script posts them.
+		{"valid: the markup without currencyExchange", map[string]string{"markupFee": `{"currency":"NOK","amount":5}`, "markupFeePercentage": `"1.75"`}, ""},
+		{`valid: maskedPan ""`, map[string]string{"maskedPan": `""`}, ""},
+		{"another card's maskedPan", map[string]string{"maskedPan": `"4925xxxxxxxx5678"`}, "$[0].maskedPan"},
 		{"cardTransactionId required", map[string]string{"cardTransactionId": "-"}, "$[0].cardTransactionId"},
 		{"terminalId required", map[string]string{"terminalId": "-"}, "$[0].terminalId"},
 		{"bookingDate required", map[string]string{"bookingDate": "-"}, "$[0].bookingDate"},
@@ -351,5 +356,23 @@ func BenchmarkInitialize(b *testing.B) {
 		if err := sandbox.Reset(ctx, st, testTPP, time.Now()); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestCardDetailsExchangeAsArray (issue 29, 12; 11): a card transaction's
+// exchange is served as account transactions serve theirs, an array of
+// reportExchangeRate, with the markup at the transaction's top level;
+// a markup sent without an exchange is served alone.
+func TestCardDetailsExchangeAsArray(t *testing.T) {
+	fee := mockdata.Money{Currency: "NOK", Minor: 500}
+	d := cardDetails(&mockdata.CardTransaction{CurrencyExchange: &mockdata.CurrencyExchange{SourceCurrency: "EUR", TargetCurrency: "NOK",
+		UnitCurrency: "EUR", ExchangeRate: "11.50", QuotationDate: "2026-11-19", MarkupFee: fee, MarkupFeePercentage: "1.75"}})
+	x, ok := d["currencyExchange"].([]map[string]any)
+	if !ok || len(x) != 1 || x[0]["exchangeRate"] != "11.50" || x[0]["markupFee"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "1.75" {
+		t.Fatalf("with an exchange: %v", d)
+	}
+	d = cardDetails(&mockdata.CardTransaction{Markup: &mockdata.Markup{Fee: &fee, Percentage: "2.5"}})
+	if d["currencyExchange"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "2.5" {
+		t.Fatalf("a markup alone: %v", d)
 	}
 }

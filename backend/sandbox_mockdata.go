@@ -317,8 +317,13 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 				return fieldErrors(errs)
 			}
 			for i, t := range in {
+				if t.MaskedPAN == "" {
+					t.MaskedPAN = a.MaskedPAN // "": the card's own
+				}
 				if t.MaskedPAN != a.MaskedPAN {
-					return bgerror.Format("$["+strconv.Itoa(i)+"].maskedPan", "must be the card account's maskedPan "+a.MaskedPAN)
+					// A transaction of another card on this card account
+					// would be served as this card's.
+					return bgerror.Format("$["+strconv.Itoa(i)+"].maskedPan", "must be the card account's maskedPan "+a.MaskedPAN+" (or empty, for it)")
 				}
 				details, _ := json.Marshal(cardDetails(&t))
 				txs = append(txs, store.Transaction{Booked: true, Amount: t.TransactionAmount.Minor, Currency: t.TransactionAmount.Currency,
@@ -443,11 +448,23 @@ func cardDetails(t *mockdata.CardTransaction) map[string]any {
 		"proprietaryBankTransactionCode": t.ProprietaryBankTransactionCode,
 		"tppTransactionId":               t.CardTransactionID,
 	}
+	// The exchange as account transactions serve theirs, an array of
+	// reportExchangeRate, and the markup beside it at the transaction's
+	// top level, as Berlin Group's card transaction has it (issue 29, 12).
 	if x := t.CurrencyExchange; x != nil {
-		d["currencyExchange"] = map[string]any{
+		d["currencyExchange"] = []map[string]any{{
 			"sourceCurrency": x.SourceCurrency, "targetCurrency": x.TargetCurrency, "unitCurrency": x.UnitCurrency,
 			"exchangeRate": x.ExchangeRate, "quotationDate": x.QuotationDate,
-			"markupFee": amountOf(x.MarkupFee.Minor, x.MarkupFee.Currency), "markupFeePercentage": x.MarkupFeePercentage,
+		}}
+		d["markupFee"] = amountOf(x.MarkupFee.Minor, x.MarkupFee.Currency)
+		d["markupFeePercentage"] = x.MarkupFeePercentage
+	}
+	if m := t.Markup; m != nil {
+		if m.Fee != nil {
+			d["markupFee"] = amountOf(m.Fee.Minor, m.Fee.Currency)
+		}
+		if m.Percentage != "" {
+			d["markupFeePercentage"] = m.Percentage
 		}
 	}
 	return d

@@ -29,11 +29,16 @@ type CardTransaction struct {
 	MerchantCategoryCode string
 	// CurrencyExchange is set when the purchase was in another currency.
 	CurrencyExchange *CurrencyExchange
+	// Markup is the exchange's markup when it was sent at the top level
+	// without currencyExchange (the vendor's card script does): either
+	// member may be empty.
+	Markup *Markup
 	// CardAcceptorID is the merchant's id (at most 35 characters).
 	CardAcceptorID string
 	// CardAcceptorAddress is the merchant's address.
 	CardAcceptorAddress Address
-	// MaskedPAN is the masked card number.
+	// MaskedPAN is the masked card number; empty when the TPP sent "", which
+	// stands for the card account's own.
 	MaskedPAN string
 	// TransactionDetails is free text (at most 1000 characters).
 	TransactionDetails string
@@ -42,6 +47,14 @@ type CardTransaction struct {
 	// ProprietaryBankTransactionCode is the bank's own transaction code
 	// (at most 35 characters).
 	ProprietaryBankTransactionCode string
+}
+
+// Markup is an exchange's markup sent without the exchange.
+type Markup struct {
+	// Fee is the fee charged, when sent.
+	Fee *Money
+	// Percentage is a decimal of at least 0 as sent ("1.75"), or empty.
+	Percentage string
 }
 
 // CurrencyExchange is the exchange of a card transaction made in another
@@ -137,18 +150,31 @@ func (c *checker) cardTransaction(items strictjson.Array, i int, tx *CardTransac
 	tx.MerchantCategoryCode = o.anyText("merchantCategoryCode", maxIDRunes)
 	if x, p := o.child("currencyExchange", false, currencyExchangeFields); p == strictjson.Valid {
 		tx.CurrencyExchange = x.currencyExchange(o)
-	} else if p == strictjson.Absent {
-		for _, name := range []string{"markupFee", "markupFeePercentage"} {
-			if o.Has(name) {
-				o.Report(name, "is the markup of a currency exchange: send currencyExchange with it")
+	} else if p == strictjson.Absent && (o.Has("markupFee") || o.Has("markupFeePercentage")) {
+		// The markup without the exchange, as the vendor's card script
+		// sends it: the description marks currencyExchange optional and
+		// does not nest the markup (issue 29, 11).
+		var m Markup
+		if o.Has("markupFee") {
+			if fee, p := o.amount("markupFee", true); p == strictjson.Valid {
+				m.Fee = &fee
 			}
 		}
+		if o.Has("markupFeePercentage") {
+			m.Percentage, _ = o.Code("markupFeePercentage", true, validDecimal, rulePercentage)
+		}
+		tx.Markup = &m
 	}
 	tx.CardAcceptorID = o.anyText("cardAcceptorId", maxIDRunes)
 	if a, p := o.child("cardAcceptorAddress", true, addressFields); p == strictjson.Valid {
 		tx.CardAcceptorAddress = a.address()
 	}
-	tx.MaskedPAN, _ = o.Code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
+	if n, ok := o.Lookup("maskedPan"); ok && n.Kind == strictjson.KindString && n.Text == "" {
+		// The vendor's script sends "": the card account's own.
+		tx.MaskedPAN = ""
+	} else {
+		tx.MaskedPAN, _ = o.Code("maskedPan", true, validMaskedPAN, ruleMaskedPAN)
+	}
 	tx.TransactionDetails = o.anyText("transactionDetails", maxDetailsRunes)
 	if n, ok := o.Lookup("invoiced"); ok && n.Kind == strictjson.KindString && n.Text == "" {
 		// The tooling sends "" when it does not know: not invoiced.

@@ -227,8 +227,15 @@ func cardCases() []cardCase {
 		}, set("currencyExchange.markupFee", remove), set("currencyExchange.markupFeePercentage", remove),
 			set("markupFee", map[string]any{"currency": "NOK", "amount": 7}), set("markupFeePercentage", "2.5")),
 		c("markup in both places", "$[0].markupFee", "send it once", set("markupFee", map[string]any{"currency": "NOK", "amount": 7})),
-		c("markup without currencyExchange", "$[0].markupFeePercentage", "send currencyExchange with it",
-			set("currencyExchange", remove), set("markupFeePercentage", "2.5")),
+		// (issue 29, 11) the vendor's card script: the markup at the top
+		// level without currencyExchange, and maskedPan "".
+		ok("markup without currencyExchange", func(t *testing.T, tx CardTransaction) {
+			eq(tx.CurrencyExchange == nil, true)(t)
+			eq(tx.Markup != nil && tx.Markup.Fee != nil && tx.Markup.Fee.Currency == "NOK" && tx.Markup.Percentage == "2.5", true)(t)
+		}, set("currencyExchange", remove), set("markupFee", map[string]any{"currency": "NOK", "amount": 7}), set("markupFeePercentage", "2.5")),
+		c("markup without currencyExchange, malformed", "$[0].markupFeePercentage", "",
+			set("currencyExchange", remove), set("markupFeePercentage", "-2.5")),
+		ok(`maskedPan ""`, func(t *testing.T, tx CardTransaction) { eq(tx.MaskedPAN, "")(t) }, set("maskedPan", "")),
 		c("markup in neither place", "$[0].currencyExchange.markupFee", "is required", set("currencyExchange.markupFee", remove)),
 		ok(`invoiced ""`, func(t *testing.T, tx CardTransaction) { eq(tx.Invoiced, false)(t) }, set("invoiced", "")),
 		// currencyExchange.

@@ -69,7 +69,10 @@
 //   - currencyExchange (optional) holds the fields the description lists
 //     after it, all required when it is present; markupFee and
 //     markupFeePercentage may instead be sent at the transaction's top
-//     level (the description does not show their nesting), once.
+//     level (the description does not show their nesting), once, and
+//     also without currencyExchange (the vendor's card script does).
+//   - maskedPan "" stands for the card account's own (the vendor's card
+//     script sends it); any other value must be the card's own.
 //   - Customer numbers (customerNumber, owner, customer): 1 to 35 ASCII
 //     letters and digits; customer type private or corporate in any case,
 //     returned as PRIVATE or CORPORATE.
