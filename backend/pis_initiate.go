@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 
 	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/store"
@@ -215,18 +214,27 @@ func feeInformationPostOnly(w http.ResponseWriter, r *http.Request, _ *tppcontex
 	return bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on fee-information; POST the payment body to get its fee")
 }
 
-// remittance returns the payment's unstructured text, or its structured
-// references, for the booked transaction.
-func remittance(p *payments.Payment) string {
-	if p.RemittanceInformationUnstructured != "" {
-		return p.RemittanceInformationUnstructured
+// structuredReference is one structured remittance of a booked
+// transaction, as remittanceInformationStructuredArray serves it.
+type structuredReference struct {
+	Reference       string `json:"reference"`
+	ReferenceType   string `json:"referenceType,omitempty"`
+	ReferenceIssuer string `json:"referenceIssuer,omitempty"`
+}
+
+// structuredRemittance returns the payment's structured references (the
+// older single remittanceInformationStructured, or the newer array), for
+// the booked transaction's remittanceInformationStructuredArray.
+func structuredRemittance(p *payments.Payment) []structuredReference {
+	var refs []structuredReference
+	add := func(r payments.StructuredRemittance) {
+		refs = append(refs, structuredReference{Reference: r.Reference, ReferenceType: r.ReferenceType, ReferenceIssuer: r.ReferenceIssuer})
 	}
-	var refs []string
 	if p.RemittanceInformationStructured != nil {
-		refs = append(refs, p.RemittanceInformationStructured.Reference)
+		add(*p.RemittanceInformationStructured)
 	}
 	for _, r := range p.RemittanceInformationStructuredArray {
-		refs = append(refs, r.Reference)
+		add(r)
 	}
-	return strings.Join(refs, " ")
+	return refs
 }

@@ -167,9 +167,14 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 // booking: sign -1 for a debit) and the rate as currencyExchange (Berlin
 // Group v1.3 Transactions: an array of reportExchangeRate).
 func bookedDetails(party map[string]any, c *payments.Payment, sign int64, q *fx.Quote) json.RawMessage {
-	if text := remittance(c); text != "" {
+	if text := c.RemittanceInformationUnstructured; text != "" {
 		party["remittanceInformationUnstructured"] = text
 		party["remittanceInformationUnstructuredArray"] = []string{text}
+	}
+	if refs := structuredRemittance(c); len(refs) > 0 {
+		// Structured as sent (a KID stays a KID), in the form the
+		// description prefers on transactions (issue 29, 5).
+		party["remittanceInformationStructuredArray"] = refs
 	}
 	if c.EndToEndIdentification != "" {
 		party["endToEndIdentification"] = c.EndToEndIdentification

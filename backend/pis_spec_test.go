@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"context"
 	"strings"
 	"testing"
 
@@ -23,6 +24,10 @@ func TestBookedTransactionOmitsEmptyEndToEndIdentification(t *testing.T) {
 				[]string{"endToEndIdentification"}},
 			{``, nil, []string{"endToEndIdentification", "remittanceInformationUnstructured", "remittanceInformationUnstructuredArray"}},
 			{`,"endToEndIdentification":"e2e-7"`, []string{"endToEndIdentification"}, []string{"remittanceInformationUnstructured"}},
+			// (issue 29, 5) a KID is booked structured (in the
+			// transaction's details: TestKIDBookedStructured), not as text.
+			{`,"remittanceInformationStructured":{"reference":"12345678903","referenceType":"KID"}`, nil,
+				[]string{"remittanceInformationUnstructured", "remittanceInformationUnstructuredArray"}},
 		} {
 			_, kari, _ := h.booked(kariIBAN)
 			_, ola, _ := h.booked(olaIBAN)
@@ -86,6 +91,33 @@ func TestMonthsOfExecutionAllTwelve(t *testing.T) {
 		}
 		if status, b, _ := h.call(tppCall{method: "POST", path: path, sid: "m", body: base + `["1","2","3","4","5","6","7","8","9","10","11"]}`}); status != 201 {
 			t.Fatalf("11 months: %d %v", status, b)
+		}
+	})
+}
+
+// TestKIDBookedStructured (issue 29, 5): a payment's structured remittance
+// (a KID) is booked as remittanceInformationStructuredArray, which the
+// description prefers on transactions, with its type, on the debtor's
+// and the own creditor's transaction details.
+func TestKIDBookedStructured(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		_, kari, _ := h.booked(kariIBAN)
+		_, ola, _ := h.booked(olaIBAN)
+		extra := `,"remittanceInformationStructured":{"reference":"12345678903","referenceType":"KID"}`
+		if p := h.payAndSettle(DomesticProduct, paymentBody("12.00", kariIBAN, olaIBAN, extra), sandbox.KariNumber); p.Status != StatusSettled {
+			t.Fatalf("payment %s", p.Status)
+		}
+		for iban, before := range map[string]map[string]store.Transaction{kariIBAN: kari, olaIBAN: ola} {
+			tx, _ := h.newBooking(iban, before)
+			a, _ := h.st.GetAccountByNumber(context.Background(), testTPP, iban, "")
+			full, err := h.st.GetTransaction(context.Background(), a.ID, tx.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(string(full.Details), `"remittanceInformationStructuredArray":[{"reference":"12345678903","referenceType":"KID"}]`) ||
+				strings.Contains(string(full.Details), "remittanceInformationUnstructured") {
+				t.Errorf("on %s: %s", iban, full.Details)
+			}
 		}
 	})
 }
