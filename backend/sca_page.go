@@ -39,7 +39,10 @@ type scaView struct {
 	Sandbox      bool
 	// Login: the PSU identifies at the bank's identity provider, not by
 	// typing a number.
-	Login      bool
+	Login bool
+	// App: the TPP preferred the bank's app (TPP-Redirect-Preferred:
+	// false); a sandbox without an identity provider simulates it.
+	App        bool
 	Agreements []store.Agreement
 	Accounts   []accountChoice
 }
@@ -139,6 +142,9 @@ func step(f *store.SCAFlow) string {
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
 	v := scaView{Title: "Authorise access", TPP: tppName(f), Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
+	// The app/biometric variant the contract asks of a sandbox (§3): an
+	// identity provider is asked for the app itself (sca_login.go).
+	v.App = f.AppPreferred && s.cfg.Sandbox && !v.Login
 	switch f.Purpose {
 	case PurposePayment:
 		v.Title, v.Asks, v.Payments = "Approve a payment", "asks you to approve a payment", true

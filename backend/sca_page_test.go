@@ -1,6 +1,7 @@
 package backend
 
 import (
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
@@ -94,4 +95,35 @@ func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 			})
 		}
 	})
+}
+
+// TestSandboxAppVariant (issue 29, 8): TPP-Redirect-Preferred: false (the
+// TPP prefers the bank's app) gives the sandbox's SCA page the simulated
+// app/biometric variant, as the contract asks (§3); without it, the
+// plain page.
+func TestSandboxAppVariant(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	for _, tc := range []struct {
+		preferred string
+		app       bool
+	}{{"false", true}, {"true", false}, {"", false}} {
+		c := tppCall{method: "POST", path: "/v1/bank-offered-consents", sid: "app"}
+		if tc.preferred != "" {
+			c.header = http.Header{"Tpp-Redirect-Preferred": {tc.preferred}}
+		}
+		status, b, _ := h.call(c)
+		if status != 201 {
+			t.Fatalf("consent: %d %v", status, b)
+		}
+		p := h.browser()
+		page := p.open(scaLink(b))
+		if got := strings.Contains(page, `id="app"`); got != tc.app {
+			t.Errorf("TPP-Redirect-Preferred %q: the app variant %v, want %v", tc.preferred, got, tc.app)
+		}
+		page = body(p.submit(scaLink(b), page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
+		page = body(p.submit(scaLink(b), page, url.Values{"step": {"context"}, "context": {"PRIVATE"}}))
+		if got := strings.Contains(page, "fingerprint (simulated)"); got != tc.app {
+			t.Errorf("TPP-Redirect-Preferred %q: the simulated approval %v, want %v", tc.preferred, got, tc.app)
+		}
+	}
 }

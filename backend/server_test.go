@@ -97,6 +97,7 @@ type tppCall struct {
 	body                    string
 	requestID               string           // default: a fresh UUID
 	srv                     *httptest.Server // default: the harness's
+	header                  http.Header      // more headers
 }
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
@@ -131,6 +132,9 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	}
 	if c.corporateID != "" {
 		req.Header.Set("PSU-Corporate-ID", c.corporateID)
+	}
+	for k, vs := range c.header {
+		req.Header[k] = vs
 	}
 	if !c.noToken {
 		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, TPPName: tppName, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
