@@ -114,6 +114,13 @@ func (s *Server) createPayment(kind string) handler {
 		if !payments.KnownProduct(product) {
 			return bgerror.New(bgerror.CodeProductUnknown, "unknown payment product "+product)
 		}
+		if !c.PSUPresent {
+			// The PSU initiates a payment: it is present, and its
+			// address is sent ("PSU-IP-Address is present when the PSU
+			// is actively using the TPP service"; mandatory on payment
+			// initiation in Berlin Group v1.3; issue 29, 6).
+			return bgerror.Format("PSU-IP-Address", "PSU-IP-Address is required on payment initiation: send the address of the PSU who initiates the payment")
+		}
 		ctx := r.Context()
 		var body []byte // the request's, once read
 		first := func(refused *bgerror.Error) *bgerror.Error {

@@ -110,3 +110,18 @@ func TestReusedRequestIDAnotherPayment(t *testing.T) {
 		}
 	})
 }
+
+// TestInitiationNeedsPSUAddress (issue 29, 6): a payment initiation
+// without PSU-IP-Address (no PSU present) is 400 FORMAT_ERROR naming the
+// header; nothing is stored.
+func TestInitiationNeedsPSUAddress(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		for _, path := range []string{"/v1/payments/" + InstantProduct, "/v1/payments/" + DomesticProduct} {
+			status, b, _ := h.call(tppCall{method: "POST", path: path, psuAbsent: true, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			msgs, _ := b["tppMessages"].([]any)
+			if status != 400 || errCode(b) != "FORMAT_ERROR" || len(msgs) != 1 || msgs[0].(map[string]any)["path"] != "PSU-IP-Address" {
+				t.Fatalf("%s without PSU-IP-Address: %d %v", path, status, b)
+			}
+		}
+	})
+}

@@ -98,7 +98,13 @@ type tppCall struct {
 	requestID               string           // default: a fresh UUID
 	srv                     *httptest.Server // default: the harness's
 	header                  http.Header      // more headers
+	// psuAbsent sends a payment initiation without PSU-IP-Address, which
+	// a TPP sends with every initiation otherwise (the PSU initiates).
+	psuAbsent bool
 }
+
+// initiation matches a payment initiation's path.
+var initiation = regexp.MustCompile(`^/v1/(payments|periodic-payments|bulk-payments)/[^/]+$`)
 
 func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	h.t.Helper()
@@ -112,6 +118,9 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	}
 	if c.srv == nil {
 		c.srv = h.srv
+	}
+	if c.method == http.MethodPost && initiation.MatchString(c.path) && !strings.HasSuffix(c.path, "/fee-information") && !c.psuAbsent {
+		c.psuPresent = true
 	}
 	req, _ := http.NewRequest(c.method, c.srv.URL+c.path, rd)
 	rid := c.requestID

@@ -115,6 +115,7 @@ func killBackendDuringPayments(t *testing.T, kind string) {
 		req := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)
 		req.Header.Set("X-Request-ID", ids[i])
 		req.Header.Set("TPP-Session-ID", "kill")
+		req.Header.Set("PSU-IP-Address", "192.0.2.10")
 		if err := signer(t, "tpp").Sign(req, body); err != nil {
 			t.Error(err)
 			return "", false
