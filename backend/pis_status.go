@@ -121,11 +121,33 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 		if body == nil {
 			body = map[string]any{}
 		}
+		dropEmpty(body)
 		for k, v := range status {
 			body[k] = v
 		}
 		body["_links"] = map[string]link{"status": get(paymentHref(p) + "/status")}
 		writeJSON(w, http.StatusOK, body)
 		return nil
+	}
+}
+
+// dropEmpty removes, from a payment body as the TPP sent it, the members
+// whose value is an empty string, in nested objects and arrays too: an
+// optional member sent empty says nothing, and a read does not echo it
+// (issue 29, 12). Required members are never empty (parse refuses that).
+func dropEmpty(v any) {
+	switch v := v.(type) {
+	case map[string]any:
+		for k, m := range v {
+			if s, ok := m.(string); ok && s == "" {
+				delete(v, k)
+				continue
+			}
+			dropEmpty(m)
+		}
+	case []any:
+		for _, m := range v {
+			dropEmpty(m)
+		}
 	}
 }

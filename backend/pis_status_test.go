@@ -69,3 +69,24 @@ func (g transitionGuard) UpdatePayment(ctx context.Context, p *store.Payment, fr
 func (g transitionGuard) Atomically(ctx context.Context, fn func(store.Store) error) error {
 	return g.Store.Atomically(ctx, func(tx store.Store) error { return fn(transitionGuard{Store: tx, t: g.t}) })
 }
+
+// TestPaymentReadDropsEmptyStrings (issue 29, 12): a payment read does not
+// echo the optional members the TPP sent empty.
+func TestPaymentReadDropsEmptyStrings(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "e",
+			body: paymentBody("5.00", kariIBAN, olaIBAN, `,"endToEndIdentification":"","remittanceInformationUnstructured":""`)})
+		if status != 201 {
+			t.Fatalf("payment: %d %v", status, b)
+		}
+		_, got, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + InstantProduct + "/" + b["paymentId"].(string)})
+		for _, k := range []string{"endToEndIdentification", "remittanceInformationUnstructured"} {
+			if _, ok := got[k]; ok {
+				t.Errorf("the read echoes %s empty: %v", k, got)
+			}
+		}
+		if got["creditorName"] != "Mottaker AS" {
+			t.Errorf("the read: %v", got)
+		}
+	})
+}
