@@ -376,3 +376,28 @@ func TestCardDetailsExchangeAsArray(t *testing.T) {
 		t.Fatalf("a markup alone: %v", d)
 	}
 }
+
+// TestMockAgreementSelf (issue 29, 12): a mock agreement's _links.self
+// names the agreement, which answers there; another TPP's sandbox does
+// not know it.
+func TestMockAgreementSelf(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		_, b, _ := h.call(tppCall{method: "GET", path: "/v1/sandbox/agreements"})
+		ags, _ := b["agreements"].([]any)
+		if len(ags) == 0 {
+			t.Fatalf("agreements: %v", b)
+		}
+		ag := ags[0].(map[string]any)
+		self := ag["_links"].(map[string]any)["self"].(map[string]any)["href"].(string)
+		if self != "/v1/sandbox/agreements/"+ag["agreementId"].(string) {
+			t.Fatalf("self %s of %v", self, ag)
+		}
+		status, got, _ := h.call(tppCall{method: "GET", path: self})
+		if status != 200 || got["agreementId"] != ag["agreementId"] || got["name"] != ag["name"] {
+			t.Fatalf("GET self: %d %v", status, got)
+		}
+		if status, b, _ := h.call(tppCall{tpp: "PSDNO-FSA-987654322", method: "GET", path: self}); status != 404 || errCode(b) != "RESOURCE_UNKNOWN" {
+			t.Fatalf("another TPP's sandbox: %d %v", status, b)
+		}
+	})
+}

@@ -93,6 +93,7 @@ func (s *Server) routes() {
 		}
 		m.Handle("GET /v1/sandbox/agreements", verified(s.listMockAgreements))
 		m.Handle("POST /v1/sandbox/agreements", verified(s.createMockAgreement))
+		m.Handle("GET /v1/sandbox/agreements/{agreementId}", verified(s.getMockAgreement))
 		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.runBatch))
 		m.Handle("POST /v1/sandbox/consents/{consentId}/revoke", verified(s.revokeConsent))
 		m.Handle("GET /v1/sandbox/psu-consents", verified(s.psuConsentsLink))

@@ -493,7 +493,7 @@ func agreementJSON(ctx context.Context, st store.Store, a *store.Agreement) map[
 		eng = append(eng, item)
 	}
 	m := map[string]any{"agreementId": a.ID, "name": a.Name, "engagements": eng,
-		"_links": map[string]link{"self": get("/v1/sandbox/agreements")}}
+		"_links": map[string]link{"self": get("/v1/sandbox/agreements/" + a.ID)}}
 	if c, err := st.GetCustomer(ctx, a.OwnerID); err == nil {
 		m["owner"] = c.Number
 	}
@@ -521,6 +521,24 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp 
 		}
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"agreements": out})
+	return nil
+}
+
+// getMockAgreement answers one agreement of the caller's sandbox (the one
+// its _links.self names); another sandbox's is unknown.
+func (s *Server) getMockAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+	ctx := r.Context()
+	a, err := s.cfg.Store.GetAgreement(ctx, r.PathValue("agreementId"))
+	if errors.Is(err, store.ErrNotFound) {
+		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
+	} else if err != nil {
+		return s.storeError(err, "the agreement")
+	}
+	owner, err := s.cfg.Store.GetCustomer(ctx, a.OwnerID)
+	if err != nil || owner.Owner != s.sandboxOf(tpp.TPP) {
+		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
+	}
+	writeJSON(w, http.StatusOK, agreementJSON(ctx, s.cfg.Store, a))
 	return nil
 }
 
