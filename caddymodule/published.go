@@ -245,12 +245,19 @@ func (a *App) refusePublishedTrust(ctx caddy.Context) error {
 	if len(found) == 0 {
 		return nil
 	}
+	return refusal("these trust settings (anyone can read the private keys of this repository's test PKI, testdata/pki and what obgw testpki makes, and a file that cannot be read trusts nothing)", found)
+}
+
+// refusal is production's one error for what (the kind of settings and
+// why) naming every finding, each on a line of its own, and the sandbox
+// to try obgw out in.
+func refusal(what string, found []trustFinding) error {
 	lines := make([]string, len(found))
 	for i, f := range found {
 		lines[i] = "  - " + f.String()
 	}
-	return fmt.Errorf("obgw: production refuses these trust settings (anyone can read the private keys of this repository's test PKI, testdata/pki and what obgw testpki makes, and a file that cannot be read trusts nothing); replace:\n%s\n"+
-		"or, to try obgw out with the test PKI, run a sandbox (OBGW_ENV=sandbox, as make run does)", strings.Join(lines, "\n"))
+	return fmt.Errorf("obgw: production refuses %s; replace:\n%s\n"+
+		"or, to try obgw out with the test PKI, run a sandbox (OBGW_ENV=sandbox, as make run does)", what, strings.Join(lines, "\n"))
 }
 
 // sandboxTestPKILogged makes the sandbox's word on the test PKI once per

@@ -190,12 +190,7 @@ func (a *App) refusePublishedLinks(production bool) error {
 		})
 		return nil
 	}
-	lines := make([]string, len(found))
-	for i, f := range found {
-		lines[i] = "  - " + f.String()
-	}
-	return fmt.Errorf("obgw: production refuses these TLS links (anyone can read the private keys of this repository's test PKI); replace:\n%s\n"+
-		"or, to try obgw out with the test PKI, run a sandbox (OBGW_ENV=sandbox, as make run does)", strings.Join(lines, "\n"))
+	return refusal("these TLS links (anyone can read the private keys of this repository's test PKI)", found)
 }
 
 // sandboxLinksLogged makes the sandbox's word on its links once per

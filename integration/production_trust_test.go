@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -262,8 +261,14 @@ func TestProductionRefusesTestIdPCredentials(t *testing.T) {
 // or exits, and returns its output and whether it exited (refused).
 func startOrRefuse(t *testing.T, cmd *exec.Cmd) (string, bool) {
 	t.Helper()
-	var out lockedBuffer
-	cmd.Stdout, cmd.Stderr = &out, &out
+	var sb strings.Builder
+	out := &lockedWriter{w: &sb}
+	cmd.Stdout, cmd.Stderr = out, out
+	output := func() string {
+		out.mu.Lock()
+		defer out.mu.Unlock()
+		return sb.String()
+	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -273,37 +278,19 @@ func startOrRefuse(t *testing.T, cmd *exec.Cmd) (string, bool) {
 	for {
 		select {
 		case <-exited:
-			return out.String(), true
+			return output(), true
 		case <-deadline:
 			_ = cmd.Process.Kill()
 			<-exited
-			t.Fatalf("neither served nor exited within 60 s:\n%s", out.String())
+			t.Fatalf("neither served nor exited within 60 s:\n%s", output())
 		case <-time.After(50 * time.Millisecond):
-			if strings.Contains(out.String(), "serving initial configuration") {
+			if strings.Contains(output(), "serving initial configuration") {
 				_ = cmd.Process.Kill()
 				<-exited
-				return out.String(), false
+				return output(), false
 			}
 		}
 	}
-}
-
-// lockedBuffer is an output both of a command's streams write to.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  strings.Builder
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
 }
 
 // TestProductionRefusesTestLinks (issue 34, 6): the TLS links of a
