@@ -200,6 +200,10 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 		// The upstream's answer passes through obgw_sign: signed with the
 		// bank's seal for this request.
 		verifySigned(t, "the upstream's answer", got, req.Header.Get("X-Request-ID"))
+		// (issue 32, 3) without the upstream's identity, not cached.
+		if strings.Contains(got.header.Get("Server"), "bank-core") || got.header.Get("X-Powered-By") != "" || got.header.Get("Cache-Control") != "no-store" {
+			t.Errorf("the upstream's answer: Server %q, X-Powered-By %q, Cache-Control %q", got.header.Get("Server"), got.header.Get("X-Powered-By"), got.header.Get("Cache-Control"))
+		}
 	}
 	through(a.KeyID())
 
@@ -359,8 +363,14 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 		}
 		verifySigned(t, what, got, req.Header.Get("X-Request-ID"))
 	}
-	for _, status := range []int{502, 503, 504} {
+	for _, status := range []int{500, 502, 503, 504} {
 		unavailable(fmt.Sprintf("the upstream's %d page", status), fmt.Sprintf("/v1/accounts/upstream-status-%d", status))
+	}
+	// (issue 32, 3) Its HTML 404 is a Berlin Group 404 RESOURCE_UNKNOWN.
+	req404 := upstreamRequest(t, g, "/v1/accounts/upstream-status-404")
+	if got := send(t, client(nil), req404); got.status != 404 || got.err.code() != "RESOURCE_UNKNOWN" || strings.Contains(string(got.body), "<html") ||
+		strings.Contains(got.header.Get("Server"), "bank-core") || got.header.Get("X-Powered-By") != "" {
+		t.Errorf("the upstream's 404 page: %d %v %s", got.status, got.header, got.body)
 	}
 	unavailable("the upstream hanging", "/v1/accounts/upstream-hang")
 	_ = node.Process.Kill()

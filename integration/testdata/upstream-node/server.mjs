@@ -24,8 +24,12 @@ const jwks = createRemoteJWKSet(new URL(env.JWKS_URL), { cooldownDuration: 0, ca
 // hold the gateway to forwarding them unchanged.
 const forwarded = ['psu-id', 'tpp-redirect-uri', 'signature', 'tpp-signature-certificate', 'x-request-id'];
 
+// Its answers name its software, as application servers do: the gateway
+// drops these headers.
+const identity = { 'server': 'bank-core/7.1', 'x-powered-by': 'Express' };
+
 function answer(res, status, body) {
-  res.writeHead(status, { 'content-type': 'application/json' });
+  res.writeHead(status, { 'content-type': 'application/json', ...identity });
   res.end(JSON.stringify(body));
 }
 
@@ -64,7 +68,7 @@ const server = https.createServer({
   }
   const failure = /\/accounts\/upstream-(status-(\d{3})|hang)$/.exec(path);
   if (failure && failure[2]) {
-    res.writeHead(Number(failure[2]), { 'content-type': 'text/html' });
+    res.writeHead(Number(failure[2]), { 'content-type': 'text/html', ...identity });
     return res.end('<html><body><h1>' + failure[2] + ' from the bank</h1></body></html>');
   }
   if (failure) {
