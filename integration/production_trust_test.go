@@ -365,3 +365,23 @@ func TestProductionRefusesTestLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestUpstreamProductionNeedsNoSCAProvider (issue 32, 5): production with
+// OBGW_BACKEND=upstream, where the bank serves the PSU's pages, starts
+// without OBGW_SCA_OIDC_ISSUER, as the README says; with obgw's own
+// backend it does not (TestProductionNeedsSCAProvider).
+func TestUpstreamProductionNeedsNoSCAProvider(t *testing.T) {
+	key := filepath.Join(t.TempDir(), "context-signing-key.pem")
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	der, _ := x509.MarshalPKCS8PrivateKey(priv)
+	if err := os.WriteFile(key, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	cmd := productionCommand(t, "run", "OBGW_BACKEND=upstream", "OBGW_CONTEXT_SIGNING_KEY_FILE="+key, "OBGW_SCA_OIDC_ISSUER=", "OBGW_SCA_OIDC_CLIENT_ID=", "OBGW_SCA_OIDC_CLIENT_SECRET=")
+	if out, refused := startOrRefuse(t, cmd); refused {
+		t.Fatalf("production upstream without an identity provider exited:\n%s", out)
+	}
+}
