@@ -66,6 +66,16 @@ func (p *Provider) SetIDTokenAudience(aud ...string) {
 	p.mu.Unlock()
 }
 
+// SetIDTokenWithoutAuthTime makes the ID tokens the provider issues from
+// now on lack auth_time, as a provider that ignores max_age does (Dex's
+// latest release): signed with the provider's key as ever. false restores
+// it.
+func (p *Provider) SetIDTokenWithoutAuthTime(without bool) {
+	p.mu.Lock()
+	p.override.noAuthTime = without
+	p.mu.Unlock()
+}
+
 func (p *Provider) idTokenOverride() idTokenOverride {
 	p.mu.Lock()
 	defer p.mu.Unlock()

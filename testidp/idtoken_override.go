@@ -24,9 +24,12 @@ import (
 type idTokenOverride struct {
 	iss string
 	aud []string
+	// noAuthTime leaves auth_time out, as a provider that ignores max_age
+	// does (Dex).
+	noAuthTime bool
 }
 
-func (o idTokenOverride) none() bool { return o.iss == "" && len(o.aud) == 0 }
+func (o idTokenOverride) none() bool { return o.iss == "" && len(o.aud) == 0 && !o.noAuthTime }
 
 // apply is the ID token raw (signed by key, which is checked) with o's
 // claims, signed again by key.
@@ -47,6 +50,9 @@ func (o idTokenOverride) apply(raw string, key *signingKey) (string, error) {
 	}
 	if o.iss != "" {
 		claims["iss"] = o.iss
+	}
+	if o.noAuthTime {
+		delete(claims, "auth_time")
 	}
 	if len(o.aud) > 0 {
 		// Issued to aud[0]: the parties it names are the audience's.

@@ -384,7 +384,13 @@ func (rp *RelyingParty) verify(ctx context.Context, verifier *oidc.IDTokenVerifi
 	if err := idt.Claims(&claims); err != nil {
 		return Identity{}, fmt.Errorf("%w: ID token claims: %v", ErrRefused, err)
 	}
-	authTime, _ := claims["auth_time"].(float64)
+	authTime, present := claims["auth_time"].(float64)
+	if !present {
+		// The provider's gap, in words an operator acts on.
+		return Identity{}, fmt.Errorf("%w: ID token: no auth_time claim. obgw asks every login with max_age=0 (and prompt=login), "+
+			"and OpenID Connect Core (3.1.2.1) then requires the provider to return auth_time, which tells that the PSU authenticated "+
+			"during this login; this provider left it out (Dex does): configure it to return auth_time, or use a provider that does", ErrRefused)
+	}
 	if l.Started.IsZero() || authTime == 0 || time.Unix(int64(authTime), 0).Before(l.Started.Add(-rp.cfg.ClockSkew).Truncate(time.Second)) {
 		return Identity{}, fmt.Errorf("%w: ID token: the PSU did not authenticate during this login (auth_time %d)", ErrRefused, int64(authTime))
 	}

@@ -270,6 +270,16 @@ func TestLoginRefusals(t *testing.T) {
 		t.Errorf("old authentication: %v, want auth_time named", err)
 	}
 
+	// (issue 32, 5) A provider that leaves auth_time out: refused, the
+	// error naming the claim and what the provider must do.
+	f.p.SetIDTokenWithoutAuthTime(true)
+	who, err = login(t, f, rp, kari, newLogin(false))
+	refused("no auth_time", who, err)
+	if err == nil || !strings.Contains(err.Error(), "no auth_time claim") || !strings.Contains(err.Error(), "max_age=0") || !strings.Contains(err.Error(), "configure it to return auth_time") {
+		t.Errorf("no auth_time: %v, want the claim and the provider's gap named", err)
+	}
+	f.p.SetIDTokenWithoutAuthTime(false)
+
 	// A claim missing: the customer cannot be named.
 	norp := f.rp(t, func(c *Config) { c.CustomerClaim = "no_such_claim" })
 	who, err = login(t, f, norp, kari, newLogin(false))
