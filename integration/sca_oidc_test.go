@@ -445,6 +445,27 @@ func TestProductionSCARefusals(t *testing.T) {
 		failedWith(t, "replayed callback", resp, page, "used already")
 	})
 
+	// (issue 32, 5) After the flow ended, the browser that logged in
+	// replaying the provider's answer gets the redirect the flow ended
+	// with again (its outcome, shown once more: nothing is authorised
+	// twice, the code is not exchanged again); another browser gets 410.
+	t.Run("callback replayed after the flow ended", func(t *testing.T) {
+		a := newPSUAgent(t, d)
+		pageURL, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
+		a.logIn(authURL, sandbox.KariNumber)
+		last, _ := a.confirmPrivate(pageURL)
+		ended := last.Header.Get("Location")
+		if last.StatusCode != http.StatusSeeOther || !strings.Contains(ended, "psu-id=") {
+			t.Fatalf("the flow's end: %d %s", last.StatusCode, ended)
+		}
+		if resp, _ := a.get(a.callbackVisited()); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != ended {
+			t.Fatalf("the callback replayed: %d %s, want the redirect the flow ended with, %s", resp.StatusCode, resp.Header.Get("Location"), ended)
+		}
+		if resp, page := newPSUAgent(t, d).get(a.callbackVisited()); resp.StatusCode != http.StatusGone || strings.Contains(page, "psu-id") {
+			t.Fatalf("the callback in another browser after the end: %d %s", resp.StatusCode, page)
+		}
+	})
+
 	t.Run("tampered nonce", func(t *testing.T) {
 		a := newPSUAgent(t, d)
 		_, authURL := a.startLogin(d.startFlow(t, tpp(), redirect, nil, false))
