@@ -207,6 +207,14 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 	}
 	through(a.KeyID())
 
+	// (issue 32, 1) An id sent percent-encoded: the token's path is the
+	// decoded one, which the Node verifier, written from the document,
+	// compares with its decoded request path.
+	escaped := upstreamRequest(t, g, "/v1/accounts/enc%21%21abc")
+	if got := send(t, client(nil), escaped); got.status != 200 || decodeSeen(t, got.body).Path != "/bank/v1/accounts/enc%21%21abc" {
+		t.Fatalf("an escaped id through the Node upstream: %d %s", got.status, got.body)
+	}
+
 	// The JWKS is on the internal listener only.
 	resp, err := http.Get(jwksURL)
 	if err != nil {

@@ -58,7 +58,8 @@ const server = https.createServer({
   const { payload, protectedHeader } = verified;
   // What a backend must refuse besides: a version it does not know, a
   // token taken from another request.
-  const path = req.url.split('?')[0];
+  // The token's path is percent-decoded (docs/context-token.md).
+  const path = decodeURIComponent(req.url.split('?')[0]);
   if (payload.ver !== 1) {
     return answer(res, 401, { error: 'unknown token version ' + payload.ver });
   }
