@@ -424,3 +424,42 @@ func TestUpstreamNeedsContextSigningKey(t *testing.T) {
 		t.Fatalf("upstream mode with a signing key: %v\n%s", err, out)
 	}
 }
+
+// TestContextTokenVectorsInNode (issue 32, 1): a verifier written in Node
+// from docs/context-token.md alone (testdata/upstream-node/vectors.mjs,
+// with the jose package) reaches every verdict of the language-neutral
+// test vectors, docs/context-token-vectors.json, which the Go verifier is
+// held to as well (tppcontext TestContextTokenVectors).
+func TestContextTokenVectorsInNode(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Fatal("no node on PATH: install Debian's nodejs (and npm ci in " + nodeUpstreamDir + ")")
+	}
+	dir := filepath.Join(repoRoot, nodeUpstreamDir)
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "jose")); err != nil {
+		t.Fatalf("the Node upstream's packages are not installed: run npm ci --prefix %s (make test does)", nodeUpstreamDir)
+	}
+	vectors := filepath.Join(repoRoot, "docs", "context-token-vectors.json")
+	raw, err := os.ReadFile(vectors)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Cases []struct{ Name string } `json:"cases"`
+	}
+	if err := json.Unmarshal(raw, &v); err != nil || len(v.Cases) == 0 {
+		t.Fatalf("the vectors: %v", err)
+	}
+	cmd := exec.Command(node, "vectors.mjs", vectors)
+	cmd.Dir = dir
+	out, err := cmd.CombinedOutput()
+	agreed := 0
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.HasPrefix(line, "ok ") {
+			agreed++
+		}
+	}
+	if err != nil || agreed != len(v.Cases) {
+		t.Fatalf("the Node verifier against the vectors: %d of %d agreed (%v)\n%s", agreed, len(v.Cases), err, out)
+	}
+}
