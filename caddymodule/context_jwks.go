@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
+	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
@@ -31,8 +33,17 @@ func init() {
 // HS256 tokens (no signing key file) it answers 404: there is no public
 // key.
 type ContextJWKS struct {
-	body []byte
+	// MaxAge is how long a verifier may keep the set (Cache-Control
+	// max-age): a key a rotation retired stops being accepted within it.
+	// Default 5 minutes.
+	MaxAge caddy.Duration `json:"max_age,omitempty"`
+
+	body   []byte
+	header string
 }
+
+// DefaultJWKSMaxAge is the JWKS's max-age when max_age is not set.
+const DefaultJWKSMaxAge = 5 * time.Minute
 
 // CaddyModule returns the Caddy module information.
 func (ContextJWKS) CaddyModule() caddy.ModuleInfo {
@@ -46,6 +57,10 @@ func (j *ContextJWKS) Provision(ctx caddy.Context) error {
 	if err != nil {
 		return fmt.Errorf("obgw_context_jwks: loading the obgw app: %v", err)
 	}
+	if j.MaxAge <= 0 {
+		j.MaxAge = caddy.Duration(DefaultJWKSMaxAge)
+	}
+	j.header = "max-age=" + strconv.Itoa(int(time.Duration(j.MaxAge).Seconds()))
 	set := a.(*App).JWKS()
 	if len(set.Keys) == 0 {
 		return nil
@@ -64,17 +79,35 @@ func (j *ContextJWKS) ServeHTTP(w http.ResponseWriter, _ *http.Request, _ caddyh
 	h := w.Header()
 	h.Set("Content-Type", "application/jwk-set+json")
 	// Upstreams refetch on an unknown kid; a rotation publishes the next
-	// key before it signs, so five minutes of caching lose nothing.
-	h.Set("Cache-Control", "max-age=300")
+	// key before it signs, so caching loses nothing, and retires a key by
+	// leaving it out: verifiers drop it within max-age.
+	h.Set("Cache-Control", j.header)
 	_, err := w.Write(j.body)
 	return err
 }
 
-// UnmarshalCaddyfile takes no options: obgw_context_jwks.
+// UnmarshalCaddyfile reads
+//
+//	obgw_context_jwks [{
+//	    max_age <duration>
+//	}]
 func (j *ContextJWKS) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 	d.Next()
-	if d.NextArg() || d.NextBlock(0) {
-		return d.Err("obgw_context_jwks takes no options")
+	if d.NextArg() {
+		return d.ArgErr()
+	}
+	for d.NextBlock(0) {
+		if d.Val() != "max_age" || !d.NextArg() {
+			return d.Errf("obgw_context_jwks: unknown option %q (max_age <duration>)", d.Val())
+		}
+		if d.Val() == "" {
+			continue
+		}
+		v, err := caddy.ParseDuration(d.Val())
+		if err != nil || v < time.Second {
+			return d.Errf("obgw_context_jwks max_age: %q is not a duration of a second or more", d.Val())
+		}
+		j.MaxAge = caddy.Duration(v)
 	}
 	return nil
 }

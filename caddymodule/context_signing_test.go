@@ -67,7 +67,7 @@ func TestReadmeUpstreamLinesAreShipped(t *testing.T) {
 			}
 		}
 	}
-	for _, want := range []string{"obgw_context_signing asymmetric", "obgw_context_jwks", "context_signing_key_file {$OBGW_CONTEXT_SIGNING_KEY_FILE}"} {
+	for _, want := range []string{"obgw_context_signing asymmetric", "obgw_context_jwks {", "context_signing_key_file {$OBGW_CONTEXT_SIGNING_KEY_FILE}"} {
 		if !strings.Contains(strings.Join(shown, "\n"), want) {
 			t.Errorf("the README does not show %q", want)
 		}

@@ -93,12 +93,18 @@ func startNodeUpstream(t *testing.T, port int, jwksURL, audience, prefix string)
 
 // upstreamGateway starts the shipped Caddyfile in front of the upstream,
 // signing with key and publishing published.
+// jwksMaxAge is the JWKS's max-age in the upstream tests
+// (OBGW_CONTEXT_JWKS_MAX_AGE): how long the Node verifier keeps a set.
+const jwksMaxAge = 2 * time.Second
+
 func upstreamGateway(t *testing.T, port, health, upstream int, key string, published ...string) *gateway {
 	t.Helper()
 	g := start(t, "Caddyfile", port, true, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port), fmt.Sprintf("OBGW_HEALTH_PORT=%d", health),
 		"OBGW_BACKEND=upstream", fmt.Sprintf("OBGW_UPSTREAM_URL=https://localhost:%d", upstream), "OBGW_UPSTREAM_PATH_PREFIX=/bank",
 		"OBGW_CONTEXT_SIGNING_KEY_FILE="+key, "OBGW_CONTEXT_PUBLISHED_KEY_FILES="+strings.Join(published, " "),
 		"OBGW_CONTEXT_AUDIENCE=bank-api",
+		// Short, so that a retired key's end is quick to test.
+		"OBGW_CONTEXT_JWKS_MAX_AGE="+jwksMaxAge.String(),
 		// Short, so that the hanging upstream is cheap to test.
 		"OBGW_UPSTREAM_RESPONSE_HEADER_TIMEOUT="+upstreamTimeout.String())
 	return g.fixture("the upstream is a Node test double that answers the identity it verified, not the interface")
@@ -353,6 +359,23 @@ func TestNodeUpstreamVerifiesContextTokens(t *testing.T) {
 	if s := direct("a token of the retiring key", a, "bank-api", time.Now(), nil); !strings.HasPrefix(s.Error, "200") {
 		t.Fatalf("a token of the retiring key: %s", s.Error)
 	}
+	// (issue 32, 2) A retired: the JWKS lists B alone. The Node verifier,
+	// which keeps the set as long as its max-age says, as the document
+	// asks, refuses A's tokens within that time; B's go on.
+	_ = g.cmd.Process.Kill()
+	g = upstreamGateway(t, port, health, upstreamPort, keyB)
+	retired := time.Now()
+	for {
+		s := direct("a token of the retired key", a, "bank-api", time.Now(), nil)
+		if strings.HasPrefix(s.Error, "401") && strings.Contains(s.Error, "ERR_JWKS_NO_MATCHING_KEY") {
+			break
+		}
+		if time.Since(retired) > jwksMaxAge+3*time.Second {
+			t.Fatalf("a token of the retired key %v after the rotation, whose JWKS max-age is %v: %s", time.Since(retired), jwksMaxAge, s.Error)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	through(b.KeyID())
 
 	// The upstream failing: its 502, 503 and 504 pages, its silence past
 	// response_header_timeout, and the upstream down each reach the TPP as

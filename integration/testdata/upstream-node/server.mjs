@@ -13,12 +13,41 @@
 // upstream-hang is never answered.
 import fs from 'node:fs';
 import https from 'node:https';
-import { createRemoteJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, jwtVerify } from 'jose';
 
 const env = process.env;
-// A token whose kid the cached set lacks makes jose fetch the set again
-// (a rotation published a new key); cooldownDuration bounds how often.
-const jwks = createRemoteJWKSet(new URL(env.JWKS_URL), { cooldownDuration: 0, cacheMaxAge: 300_000 });
+
+// The gateway's keys, as docs/context-token.md says: kept as long as the
+// set's Cache-Control max-age (a key a rotation retired is then refused
+// within it), fetched again sooner for a kid the set lacks (a rotation
+// published a new key). A set that cannot be fetched is an error.
+let keys = null;
+let fetchedAt = 0;
+let maxAgeMs = 0;
+async function fetchKeys() {
+  const res = await fetch(env.JWKS_URL);
+  if (!res.ok) {
+    throw Object.assign(new Error('JWKS: ' + res.status), { code: 'JWKS_UNAVAILABLE' });
+  }
+  const m = /max-age=(\d+)/.exec(res.headers.get('cache-control') || '');
+  maxAgeMs = m ? Number(m[1]) * 1000 : 0;
+  keys = createLocalJWKSet(await res.json());
+  fetchedAt = Date.now();
+}
+async function jwks(protectedHeader, token) {
+  if (!keys || Date.now() - fetchedAt > maxAgeMs) {
+    await fetchKeys();
+  }
+  try {
+    return await keys(protectedHeader, token);
+  } catch (e) {
+    if (e.code !== 'ERR_JWKS_NO_MATCHING_KEY') {
+      throw e;
+    }
+    await fetchKeys();
+    return keys(protectedHeader, token);
+  }
+}
 
 // The TPP's headers the bank needs, reported as received so the test can
 // hold the gateway to forwarding them unchanged.
@@ -53,6 +82,9 @@ const server = https.createServer({
       requiredClaims: ['ver', 'tpp', 'iat', 'exp', 'requestId'],
     });
   } catch (e) {
+    if (e.code === 'JWKS_UNAVAILABLE' || e.cause?.code === 'ECONNREFUSED') {
+      return answer(res, 503, { error: 'JWKS_UNAVAILABLE' });
+    }
     return answer(res, 401, { error: e.code || String(e) });
   }
   const { payload, protectedHeader } = verified;
