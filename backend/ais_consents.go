@@ -167,7 +167,10 @@ func (s *Server) replaceConsents(ctx context.Context, k *store.Consent) {
 		return
 	}
 	for _, old := range ks {
-		if old.ID == k.ID || old.Status != store.ConsentValid || old.Context != k.Context || old.AgreementID != k.AgreementID {
+		if old.ID == k.ID || old.Status != store.ConsentValid || old.Context != k.Context || old.AgreementID != k.AgreementID ||
+			!old.CreatedAt.Before(k.CreatedAt) {
+			// Only older ones: two consents completing at once must
+			// not expire each other (a tie is decided in resolveFor).
 			continue
 		}
 		if err := s.cfg.Store.SetConsentStatus(ctx, old.ID, store.ConsentExpired); err != nil {

@@ -193,6 +193,23 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 		}
 	}
 	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+		if f.Purpose == PurposeBasket {
+			// The basket's row first, as deleteBasket takes it: a
+			// deletion either comes before (the basket is gone, nothing
+			// is authorised) or after (it finds the payments authorised).
+			b, err := tx.GetBasket(ctx, f.ResourceID)
+			if err != nil {
+				return err
+			}
+			if b.Status == basketCancelled {
+				return errBasketDeleted
+			}
+			if err := tx.UpdateBasket(ctx, b, b.Status); errors.Is(err, store.ErrConflict) {
+				return errBasketDeleted
+			} else if err != nil {
+				return err
+			}
+		}
 		for _, a := range plans {
 			a.p.CustomerID, a.p.DebtorAccountID = f.CustomerID, a.debtor.ID
 			if err := movePayment(ctx, tx, a.p, a.to); err != nil {

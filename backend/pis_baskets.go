@@ -220,12 +220,38 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	}
 	from := b.Status
 	b.Status = basketCancelled
-	if err := s.cfg.Store.UpdateBasket(r.Context(), b, from); err != nil {
+	ctx := r.Context()
+	err := s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+		// The basket's row first, as an authorisation takes it; then its
+		// payments again: one the PSU authorised meanwhile keeps the
+		// basket (authoriseFlowPayments).
+		if err := tx.UpdateBasket(ctx, b, from); err != nil {
+			return err
+		}
+		for _, id := range b.PaymentIDs {
+			p, err := tx.GetPayment(ctx, id)
+			if err != nil {
+				return err
+			}
+			if p.Status != StatusReceived {
+				return errBasketAuthorised
+			}
+		}
+		return nil
+	})
+	switch {
+	case errors.Is(err, errBasketAuthorised), errors.Is(err, store.ErrConflict):
+		return bgerror.New(bgerror.CodeStatusInvalid, "the basket was authorised meanwhile: only a basket nobody has authorised (RCVD) can be deleted")
+	case err != nil:
 		return s.storeError(err, "the basket")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
 }
+
+// errBasketAuthorised: a payment of the basket being deleted was
+// authorised meanwhile.
+var errBasketAuthorised = errors.New("a payment of the basket was authorised")
 
 func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	b, _, st, e := s.basketState(r, c)

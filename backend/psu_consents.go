@@ -50,10 +50,11 @@ var psuGuesses = store.Allowance{Burst: 5, Every: 3 * time.Minute}
 
 // guessKey is the key of r's client in psuGuesses.
 func guessKey(r *http.Request) string {
-	a, err := netip.ParseAddr(clientAddress(r))
+	ap, err := netip.ParseAddrPort(r.RemoteAddr) // [2001:db8::1]:443 too
 	if err != nil {
 		return "psu:" + clientAddress(r)
 	}
+	a := ap.Addr()
 	if a = a.Unmap(); a.Is6() {
 		p, _ := a.Prefix(64)
 		return "psu:" + p.String()

@@ -33,8 +33,10 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 		return s.storeError(err, "the sandbox")
 	}
 	if !ok {
-		e := bgerror.New(bgerror.CodeAccessExceeded, "your sandbox was reset twice within 10 seconds; one reset every 10 seconds is allowed, retry then")
-		e.RetryAfter = int(sandboxResets.Every.Seconds())
+		// A refused reset holds the next one back one period more
+		// (store.SpendAllowance): the retry comes after two.
+		e := bgerror.New(bgerror.CodeAccessExceeded, "your sandbox was reset twice within 10 seconds; one reset every 10 seconds is allowed: retry in 20 seconds")
+		e.RetryAfter = int(2 * sandboxResets.Every.Seconds())
 		return e
 	}
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.sandboxOf(c.TPP), s.cfg.Now()); err != nil {

@@ -61,8 +61,11 @@ func publishedLinks(app *caddyhttp.App, qtspCAs *x509.CertPool) []trustFinding {
 			if ca == nil {
 				continue
 			}
+			// On a copy: ConfigureTLSConfig also sets fields of the
+			// live policy's client authentication.
+			probe := *ca
 			var cfg tls.Config
-			if ca.ConfigureTLSConfig(&cfg) != nil || cfg.ClientCAs == nil || cfg.ClientCAs.Equal(qtspCAs) {
+			if probe.ConfigureTLSConfig(&cfg) != nil || cfg.ClientCAs == nil || cfg.ClientCAs.Equal(qtspCAs) {
 				continue
 			}
 			if cas := testCAs(cfg.ClientCAs); cas != "" {

@@ -3,6 +3,7 @@ package caddymodule
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 	"strings"
@@ -96,6 +97,10 @@ func (s *SignatureCheck) provision(app *App) error {
 	s.policy.AllowHTTPLocalhostRedirect = s.app.Sandbox()
 	if s.MaxBody <= 0 {
 		s.MaxBody = DefaultMaxBody
+	}
+	if s.MaxBody >= app.bodies.share {
+		return fmt.Errorf("obgw_signature_check: max_body %d bytes does not fit in a TPP's share of the body memory (the obgw app's body_share, %d bytes): make body_share larger than max_body",
+			s.MaxBody, app.bodies.share)
 	}
 	if s.BodyTimeout <= 0 {
 		s.BodyTimeout = caddy.Duration(DefaultBodyTimeout)

@@ -8,6 +8,8 @@ import (
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/caddyhttp"
+
+	"github.com/obgw/obgw/bgerror"
 )
 
 func init() {
@@ -90,14 +92,21 @@ func (w *upstreamAnswerWriter) WriteHeader(status int) {
 	}
 	if status >= 400 && !isJSON(h.Get("Content-Type")) {
 		w.replaced = true
-		// Nothing of the page stays; the gateway's own headers do (the
-		// echoed X-Request-ID that obgw_sign signs, X-Accept-Fix).
+		// Nothing of the page stays but what the status means (Allow of
+		// a 405, Retry-After); the gateway's own headers do (the echoed
+		// X-Request-ID that obgw_sign signs, X-Accept-Fix).
 		for k := range h {
-			if k != "X-Request-Id" && k != "X-Accept-Fix" {
+			switch k {
+			case "X-Request-Id", "X-Accept-Fix", "Allow", "Retry-After":
+			default:
 				delete(h, k)
 			}
 		}
-		fromStatus(status, "").Write(w.ResponseWriterWrapper.ResponseWriter)
+		e := fromStatus(status, "")
+		if status == http.StatusTooManyRequests {
+			e = bgerror.New(bgerror.CodeAccessExceeded, "the bank's systems refuse more requests now; retry later")
+		}
+		e.Write(w.ResponseWriterWrapper.ResponseWriter)
 		return
 	}
 	if h.Get("Cache-Control") == "" {

@@ -68,4 +68,23 @@ func TestUpstreamAnswer(t *testing.T) {
 			}
 		})
 	}
+	// What the status means stays: Allow of a 405, Retry-After of a 429
+	// (ACCESS_EXCEEDED) or 503.
+	for _, tc := range []struct {
+		status     int
+		header     string
+		wantStatus int
+		wantCode   string
+	}{{405, "Allow", 405, "SERVICE_INVALID"}, {429, "Retry-After", 429, "ACCESS_EXCEEDED"}, {503, "Retry-After", 503, "SERVICE_UNAVAILABLE"}} {
+		w := serve(true, func(w http.ResponseWriter, r *http.Request) error {
+			w.Header().Set("Content-Type", "text/html")
+			w.Header().Set(tc.header, "7")
+			w.WriteHeader(tc.status)
+			_, _ = w.Write([]byte("<html></html>"))
+			return nil
+		})
+		if w.Code != tc.wantStatus || !strings.Contains(w.Body.String(), tc.wantCode) || w.Header().Get(tc.header) != "7" {
+			t.Errorf("an HTML %d with %s: %d %v %s", tc.status, tc.header, w.Code, w.Header(), w.Body)
+		}
+	}
 }

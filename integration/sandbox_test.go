@@ -242,7 +242,7 @@ func TestSandboxResetsThrottledThroughGateway(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			got := send(t, c, req)
-			if got.status == 429 && (got.err.code() != "ACCESS_EXCEEDED" || got.header.Get("Retry-After") != "10") {
+			if got.status == 429 && (got.err.code() != "ACCESS_EXCEEDED" || got.header.Get("Retry-After") != "20") {
 				t.Errorf("a refused reset: %s %v", got.body, got.header)
 			}
 			mu.Lock()
