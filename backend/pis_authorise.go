@@ -126,7 +126,8 @@ var (
 // authoriseFlow completes a payment or basket flow: it authorises the
 // flow's payments with this SCA, or answers the outcome for the PSU after
 // rejecting those still awaiting SCA (all of them: nothing was authorised,
-// unless the outcome is outcomePartlyExecuted).
+// unless the outcome is outcomePartlyExecuted), except when the store
+// failed: then they stay awaiting SCA, to be authorised again.
 func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.authoriseFlowPayments(ctx, f)
 	if err == nil {
@@ -139,21 +140,26 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 		s.log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
 		return outcomePartlyExecuted
 	}
-	s.rejectPayments(ctx, f)
+	var outcome *bgerror.Error
 	switch {
 	case errors.Is(err, errNotPSUAccount):
-		return outcomeNotPSUAccount
+		outcome = outcomeNotPSUAccount
 	case errors.Is(err, errViewOnly):
-		return outcomeViewOnly
+		outcome = outcomeViewOnly
 	case errors.Is(err, errNoFunds):
-		return outcomeNoFunds
+		outcome = outcomeNoFunds
 	case errors.Is(err, errNoRate):
-		return outcomeNoRate
+		outcome = outcomeNoRate
 	case errors.Is(err, errPaymentState), errors.Is(err, store.ErrConflict):
-		return outcomeNotAwaiting
+		outcome = outcomeNotAwaiting
+	default:
+		// The store failed: the payments stay as they are (awaiting SCA
+		// unless authorised), so that "try again" can be done.
+		s.log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
+		return outcomeAuthoriseLost
 	}
-	s.log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
-	return outcomeAuthoriseLost
+	s.rejectPayments(ctx, f)
+	return outcome
 }
 
 // authoriseFlowPayments authorises every payment of the flow with this one

@@ -318,3 +318,34 @@ func TestBasketCreationAnswerAsDescribed(t *testing.T) {
 		}
 	})
 }
+
+// balancesDown is a store whose balances cannot be read outside a
+// transaction: the basket's funds check fails.
+type balancesDown struct{ store.Store }
+
+func (balancesDown) ListBalances(context.Context, string) ([]store.Balance, error) {
+	return nil, store.ErrUnavailable
+}
+
+// TestBasketStoreFailureLeavesPaymentsAwaiting: when the store fails while
+// a basket is checked, the PSU is told to try again, and its payments stay
+// awaiting SCA (not rejected), so that trying again can succeed.
+func TestBasketStoreFailureLeavesPaymentsAwaiting(t *testing.T) {
+	forEachStore(t, func(t *testing.T, h *harness) {
+		ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+		down := newTestServer(t, New(Config{Store: balancesDown{h.st}, Tokens: ver, Sandbox: true, Now: h.clk.now}))
+		defer down.Close()
+		main := h.srv
+		h.srv = down
+		defer func() { h.srv = main }()
+		ids, _, link := basketOf(t, h, InstantProduct)
+		if q := h.authorise(link, sandbox.KariNumber); q.Get("code") != "SERVICE_UNAVAILABLE" {
+			t.Fatalf("the redirect: %v", q)
+		}
+		for _, id := range ids {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+				t.Fatalf("payment %s after a store failure: %s, want RCVD", id, p.Status)
+			}
+		}
+	})
+}
