@@ -76,6 +76,10 @@ func publishedLinks(app *caddyhttp.App, qtspCAs *x509.CertPool) []trustFinding {
 		if srv.Errors != nil {
 			walkRoutes(srv.Errors.Routes, add)
 		}
+		for _, r := range srv.NamedRoutes {
+			// Reached through invoke.
+			walkRoutes(caddyhttp.RouteList{*r}, add)
+		}
 	}
 	return found
 }
