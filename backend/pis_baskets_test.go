@@ -124,17 +124,7 @@ func TestBasketAuthorisesAllOrNothing(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				before := h.balance(kariIBAN)
-				var ids []string
-				for _, body := range []string{paymentBody("5.00", kariIBAN, olaIBAN, ""), tc.second} {
-					status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: body})
-					if status != 201 {
-						t.Fatalf("payment: %d %v", status, b)
-					}
-					ids = append(ids, b["paymentId"].(string))
-				}
-				_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
-					body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
-				self := "/v1/signing-baskets/" + b["basketId"].(string)
+				ids, self, _ := basketOf(t, h, InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), tc.second)
 				status, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"})
 				if status != 201 {
 					t.Fatalf("basket authorisation: %d %v", status, b)
@@ -190,18 +180,8 @@ func TestBasketPartlyExecutedSaysSo(t *testing.T) {
 		main := h.srv
 		h.srv = rich
 		defer func() { h.srv = main }()
-		var ids []string
-		for _, amount := range []string{"5.00", "99999999.00"} {
-			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody(amount, kariIBAN, olaIBAN, "")})
-			if status != 201 {
-				t.Fatalf("payment: %d %v", status, b)
-			}
-			ids = append(ids, b["paymentId"].(string))
-		}
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
-			body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
-		self := "/v1/signing-baskets/" + b["basketId"].(string)
-		_, b, _ = h.call(tppCall{method: "POST", path: self + "/authorisations"})
+		ids, self, _ := basketOf(t, h, InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), paymentBody("99999999.00", kariIBAN, olaIBAN, ""))
+		_, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"})
 		q := h.authorise(scaLink(b), sandbox.KariNumber)
 		if q.Get("code") != "PAYMENT_FAILED" || !strings.Contains(q.Get("message"), "were authorised, but an instant payment could not be executed") {
 			t.Fatalf("the redirect: %v", q)
@@ -219,12 +199,16 @@ func TestBasketPartlyExecutedSaysSo(t *testing.T) {
 	})
 }
 
-// basketOf makes a basket of two NOK 5 payments from Kari to Ola and
-// returns the payments' ids, the basket's path and its scaRedirect.
-func basketOf(t *testing.T, h *harness, product string) (ids []string, self, link string) {
+// basketOf makes a basket of product's payments with bodies (none: two NOK
+// 5 payments from Kari to Ola) and returns the payments' ids, the
+// basket's path and its creation answer (with its scaRedirect).
+func basketOf(t *testing.T, h *harness, product string, bodies ...string) (ids []string, self string, created map[string]any) {
 	t.Helper()
-	for range 2 {
-		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + product, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+	if len(bodies) == 0 {
+		bodies = []string{paymentBody("5.00", kariIBAN, olaIBAN, ""), paymentBody("5.00", kariIBAN, olaIBAN, "")}
+	}
+	for _, body := range bodies {
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + product, sid: "b", body: body})
 		if status != 201 {
 			t.Fatalf("payment: %d %v", status, b)
 		}
@@ -235,7 +219,7 @@ func basketOf(t *testing.T, h *harness, product string) (ids []string, self, lin
 	if status != 201 || scaLink(b) == "" {
 		t.Fatalf("basket: %d %v", status, b)
 	}
-	return ids, "/v1/signing-baskets/" + b["basketId"].(string), scaLink(b)
+	return ids, "/v1/signing-baskets/" + b["basketId"].(string), b
 }
 
 // TestDeletedBasketStaysDeleted (issue 29, 1): a basket deleted after its
@@ -245,7 +229,8 @@ func basketOf(t *testing.T, h *harness, product string) (ids []string, self, lin
 // RJCT.
 func TestDeletedBasketStaysDeleted(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		ids, self, link := basketOf(t, h, InstantProduct)
+		ids, self, created := basketOf(t, h, InstantProduct)
+		link := scaLink(created)
 		if status, _, _ := h.call(tppCall{method: "DELETE", path: self}); status != 204 {
 			t.Fatalf("delete: %d", status)
 		}
@@ -270,7 +255,8 @@ func TestDeletedBasketStaysDeleted(t *testing.T) {
 // payment is authorised, not rejected, and the basket is ACTC.
 func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		ids, self, link := basketOf(t, h, "domestic-norway-credit-transfers")
+		ids, self, created := basketOf(t, h, "domestic-norway-credit-transfers")
+		link := scaLink(created)
 		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/domestic-norway-credit-transfers/" + ids[0] + "/authorisations", sid: "b"})
 		if status != 201 {
 			t.Fatalf("the first payment's authorisation: %d %v", status, b)
@@ -303,17 +289,11 @@ func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
 // a read of the basket lists its payments as well.
 func TestBasketCreationAnswerAsDescribed(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		var ids []string
-		for range 2 {
-			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
-			ids = append(ids, b["paymentId"].(string))
+		_, self, b := basketOf(t, h, InstantProduct)
+		if len(b) != 3 || b["basketId"] == nil || b["transactionStatus"] != "RCVD" || b["_links"] == nil {
+			t.Fatalf("creation: %v", b)
 		}
-		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true,
-			body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
-		if status != 201 || len(b) != 3 || b["basketId"] == nil || b["transactionStatus"] != "RCVD" || b["_links"] == nil {
-			t.Fatalf("creation: %d %v", status, b)
-		}
-		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/signing-baskets/" + b["basketId"].(string)}); len(b["payments"].([]any)) != 2 {
+		if _, b, _ := h.call(tppCall{method: "GET", path: self}); len(b["payments"].([]any)) != 2 {
 			t.Fatalf("read: %v", b)
 		}
 	})
@@ -338,7 +318,8 @@ func TestBasketStoreFailureLeavesPaymentsAwaiting(t *testing.T) {
 		main := h.srv
 		h.srv = down
 		defer func() { h.srv = main }()
-		ids, _, link := basketOf(t, h, InstantProduct)
+		ids, _, created := basketOf(t, h, InstantProduct)
+		link := scaLink(created)
 		if q := h.authorise(link, sandbox.KariNumber); q.Get("code") != "SERVICE_UNAVAILABLE" {
 			t.Fatalf("the redirect: %v", q)
 		}

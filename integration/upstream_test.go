@@ -59,16 +59,24 @@ func edKeyFile(t *testing.T, dir, name string) (string, *tppcontext.SigningKey) 
 
 // startNodeUpstream runs the Node service on port, trusting the JWKS at
 // jwksURL for audience, behind the gateway's path prefix.
-func startNodeUpstream(t *testing.T, port int, jwksURL, audience, prefix string) *exec.Cmd {
+// nodeReady returns the node binary and the Node test double's directory,
+// once its packages are installed (make test installs them).
+func nodeReady(t *testing.T) (node, dir string) {
 	t.Helper()
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatal("no node on PATH: install Debian's nodejs (and npm ci in " + nodeUpstreamDir + ")")
 	}
-	dir := filepath.Join(repoRoot, nodeUpstreamDir)
+	dir = filepath.Join(repoRoot, nodeUpstreamDir)
 	if _, err := os.Stat(filepath.Join(dir, "node_modules", "jose")); err != nil {
 		t.Fatalf("the Node upstream's packages are not installed: run npm ci --prefix %s (make test does)", nodeUpstreamDir)
 	}
+	return node, dir
+}
+
+func startNodeUpstream(t *testing.T, port int, jwksURL, audience, prefix string) *exec.Cmd {
+	t.Helper()
+	node, dir := nodeReady(t)
 	pki := filepath.Join(repoRoot, "testdata", "pki")
 	cmd := exec.Command(node, "server.mjs")
 	cmd.Dir = dir
@@ -454,14 +462,7 @@ func TestUpstreamNeedsContextSigningKey(t *testing.T) {
 // test vectors, docs/context-token-vectors.json, which the Go verifier is
 // held to as well (tppcontext TestContextTokenVectors).
 func TestContextTokenVectorsInNode(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Fatal("no node on PATH: install Debian's nodejs (and npm ci in " + nodeUpstreamDir + ")")
-	}
-	dir := filepath.Join(repoRoot, nodeUpstreamDir)
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "jose")); err != nil {
-		t.Fatalf("the Node upstream's packages are not installed: run npm ci --prefix %s (make test does)", nodeUpstreamDir)
-	}
+	node, dir := nodeReady(t)
 	vectors := filepath.Join(repoRoot, "docs", "context-token-vectors.json")
 	raw, err := os.ReadFile(vectors)
 	if err != nil {
