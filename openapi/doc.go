@@ -8,8 +8,9 @@
 // obgw.yaml is the one place the interface is written down for machines.
 // It is YAML so that people can read and review it; YAML anchors and merge
 // keys share the header and error sets that many routes have in common
-// (x-obgw-parameter-sets, x-obgw-response-sets). JSON resolves them, keeps
-// the order of the members as written and is computed once.
+// (x-obgw-parameter-sets, x-obgw-header-sets, x-obgw-response-sets). JSON
+// resolves them, keeps the order of the members as written and is
+// computed once.
 //
 // What keeps the document true lives in the tests that use it, through
 // openapitest: the backend's tests validate every request and response
