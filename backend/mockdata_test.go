@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
@@ -400,4 +401,85 @@ func TestMockAgreementSelf(t *testing.T) {
 			t.Fatalf("another TPP's sandbox: %d %v", status, b)
 		}
 	})
+}
+
+// TestBookedBalanceMatchesBookedTransactions (issue 29, 7; release
+// 1.21.21): whatever mock data does, an account's closingBooked is the sum
+// of its booked transactions. A booked balance sent at creation or with
+// PUT is booked as an opening or adjusting transaction; an account
+// created with an expected balance only reports closingBooked too, and
+// transactions move it; two booked balances that disagree are refused,
+// naming the field.
+func TestBookedBalanceMatchesBookedTransactions(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	ctx := context.Background()
+	matches := func(acc string, want int64) {
+		t.Helper()
+		txs, _, err := h.st.ListTransactions(ctx, acc, store.TransactionFilter{Booked: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sum int64
+		for _, tx := range txs {
+			sum += tx.Amount
+		}
+		status, b, _ := h.call(tppCall{method: "GET", path: "/v1/sandbox/accounts/" + acc})
+		closing := ""
+		for _, x := range b["balances"].([]any) {
+			if x := x.(map[string]any); x["balanceType"] == "closingBooked" {
+				closing = x["balanceAmount"].(map[string]any)["amount"].(string)
+			}
+		}
+		if status != 200 || sum != want || closing != money.Format(want, "NOK") {
+			t.Fatalf("account %s: booked transactions add up to %d, closingBooked %q; want both %d", acc, sum, closing, want)
+		}
+	}
+	h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: `{"customerNumber":"55555555555","name":"Rik","type":"private"}`})
+	account := func(bban, balances string) string {
+		t.Helper()
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts", body: `{"customerNumber":"55555555555","accountName":"Konto","bban":"` + bban + `","currency":"NOK","balances":[` + balances + `]}`})
+		if status != 201 {
+			t.Fatalf("account: %d %v", status, b)
+		}
+		return b["id"].(string)
+	}
+	bal := func(typ, amount string) string {
+		return `{"balanceType":"` + typ + `","balanceAmount":{"amount":` + amount + `,"currency":"NOK"}}`
+	}
+	opened := account("86011117947", bal("expected", "20000")+","+bal("closingBooked", "20000"))
+	matches(opened, 2000000)
+	expectedOnly := account("86011117963", bal("EXPECTED", "5000"))
+	matches(expectedOnly, 0)
+	var many []string
+	for range 205 {
+		many = append(many, `{"amount":-1,"currency":"NOK","bookingDate":"2026-11-01","valueDate":"2026-11-01","remittanceInformationUnstructured":"Kaffe"}`)
+	}
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts/" + expectedOnly + "/transactions", body: "[" + strings.Join(many, ",") + "]"}); status != 201 {
+		t.Fatalf("transactions: %d %v", status, b)
+	}
+	matches(expectedOnly, -20500)
+
+	put := func(acc, path, body string) (int, map[string]any) {
+		status, b, _ := h.call(tppCall{method: "PUT", path: "/v1/sandbox/accounts/" + acc + path, body: body})
+		return status, b
+	}
+	if status, b := put(opened, "/balances", `{"balances":[`+bal("closingBooked", "100")+`]}`); status != 200 {
+		t.Fatalf("put balances: %d %v", status, b)
+	}
+	matches(opened, 10000)
+	// No booked balance sent: it stays what the transactions say.
+	if status, b := put(opened, "/balances", `{"balances":[`+bal("expected", "50")+`]}`); status != 200 || !strings.Contains(fmt.Sprint(b["balances"]), "50.00") {
+		t.Fatalf("put balances: %d %v", status, b)
+	}
+	matches(opened, 10000)
+	// The account's PUT sets it the same way.
+	if status, b := put(opened, "", `{"customerNumber":"55555555555","accountName":"Konto","bban":"86011117947","currency":"NOK","balances":[`+bal("interimBooked", "300")+`]}`); status != 200 {
+		t.Fatalf("put account: %d %v", status, b)
+	}
+	matches(opened, 30000)
+	status, b := put(opened, "/balances", `{"balances":[`+bal("closingBooked", "100")+","+bal("interimBooked", "90")+`]}`)
+	if status != 400 || !strings.Contains(fmt.Sprint(b), "$.balances[1].balanceAmount.amount") || !strings.Contains(fmt.Sprint(b), "sum of the account's booked transactions") {
+		t.Fatalf("booked balances that disagree: %d %v", status, b)
+	}
+	matches(opened, 30000)
 }

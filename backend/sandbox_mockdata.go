@@ -198,7 +198,11 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 	}
 	a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
 		BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
-	return a, in.CustomerNumber, balancesOf(in.Balances, now), nil
+	balances := balancesOf(in.Balances, now)
+	if _, _, e := bookedTarget(balances, "$.balances"); e != nil {
+		return nil, "", nil, e
+	}
+	return a, in.CustomerNumber, balances, nil
 }
 
 func (s *Server) createMockAccount(kind store.AccountKind) handler {
@@ -207,7 +211,8 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		a, owner, balances, e := mockAccountOf(kind, body, s.cfg.Now())
+		now := s.cfg.Now()
+		a, owner, balances, e := mockAccountOf(kind, body, now)
 		if e != nil {
 			return e
 		}
@@ -220,7 +225,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 			if err := tx.CreateAccount(r.Context(), a); err != nil {
 				return err
 			}
-			return tx.SetBalances(r.Context(), a.ID, balances)
+			return setBalances(r.Context(), tx, a, balances, true, now)
 		})
 		if errors.Is(err, store.ErrConflict) {
 			return bgerror.Format("$.iban", "an account with this IBAN or BBAN exists")
@@ -290,7 +295,18 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 				return bgerror.Format("$.balances["+strconv.Itoa(i)+"].balanceAmount.currency", "the balance must be in the account's currency "+a.Currency)
 			}
 		}
-		if err := s.cfg.Store.SetBalances(r.Context(), a.ID, balancesOf(in, s.cfg.Now())); err != nil {
+		now := s.cfg.Now()
+		balances := balancesOf(in, now)
+		if _, _, e := bookedTarget(balances, "$.balances"); e != nil {
+			return e
+		}
+		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
+				return err
+			}
+			return setBalances(r.Context(), tx, a, balances, false, now)
+		})
+		if err != nil {
 			return s.storeError(err, "the balances")
 		}
 		return s.writeMockAccount(w, r, a)
@@ -380,29 +396,6 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		writeJSON(w, http.StatusCreated, map[string]any{"account": reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
 		return nil
 	}
-}
-
-// moveBalances adds the booked amounts to every balance of the account
-// (creating closingBooked and expected when it has none).
-func moveBalances(ctx context.Context, st store.Store, a *store.Account, txs []store.Transaction, now time.Time) error {
-	var sum int64
-	for _, t := range txs {
-		sum += t.Amount
-	}
-	bs, err := st.ListBalances(ctx, a.ID)
-	if err != nil {
-		return err
-	}
-	if len(bs) == 0 {
-		bs = []store.Balance{{Type: "closingBooked", Currency: a.Currency}, {Type: "expected", Currency: a.Currency}}
-	}
-	today := now.UTC().Format(time.DateOnly)
-	for i := range bs {
-		bs[i].Amount += sum
-		bs[i].LastChange = now
-		bs[i].ReferenceDate = today
-	}
-	return st.SetBalances(ctx, a.ID, bs)
 }
 
 // accountDetails is what an account transaction serves besides its id,

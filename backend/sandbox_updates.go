@@ -78,13 +78,16 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 			return bgerror.Format("$.customerNumber", "names another customer than the account's owner; the owner cannot change")
 		}
 		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
+				return err
+			}
 			if err := tx.UpdateAccount(r.Context(), a); err != nil {
 				return err
 			}
 			if len(balances) == 0 {
 				return nil
 			}
-			return tx.SetBalances(r.Context(), a.ID, balances)
+			return setBalances(r.Context(), tx, a, balances, false, s.cfg.Now())
 		})
 		if err != nil {
 			return s.storeError(err, "the account")
