@@ -51,7 +51,8 @@ func bookedTarget(bs []store.Balance, path string) (int64, bool, *bgerror.Error)
 
 // setBalances replaces account a's balances with bs, keeping its booked
 // balance the sum of its booked transactions: a booked balance among bs
-// books the difference as a transaction (opening: the account is new);
+// books the difference as a transaction, "Opening balance" when opening
+// (the account is new), else "Balance adjustment";
 // none keeps the booked balance as it is. A card account's balances are
 // set as they are. bs has passed bookedTarget.
 func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []store.Balance, opening bool, now time.Time) error {
@@ -62,12 +63,9 @@ func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []sto
 	if e != nil {
 		return e
 	}
-	var sum int64
-	if !opening {
-		var err error
-		if sum, err = bookedSum(ctx, tx, a); err != nil {
-			return err
-		}
+	sum, err := bookedSum(ctx, tx, a)
+	if err != nil {
+		return err
 	}
 	if !sent {
 		target = sum

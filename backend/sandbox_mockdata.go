@@ -418,6 +418,7 @@ func accountDetails(t *mockdata.AccountTransaction) map[string]any {
 	put("ultimateDebtor", t.UltimateDebtor)
 	put("purposeCode", t.PurposeCode)
 	put("bankTransactionCode", t.BankTransactionCode)
+	put("entryReference", t.EntryReference)
 	if t.CreditorAccount != nil {
 		d["creditorAccount"] = accountReference{IBAN: t.CreditorAccount.IBAN, BBAN: t.CreditorAccount.BBAN, Currency: t.CreditorAccount.Currency}
 	}

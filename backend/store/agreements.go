@@ -20,40 +20,89 @@ const (
 // the same customer engaged twice on one account is ErrConflict.
 func (s *sqlStore) CreateAgreement(ctx context.Context, a *Agreement) error {
 	const op = "create agreement"
-	roles := make([]string, len(a.Engagements))
-	for i, e := range a.Engagements {
-		for _, r := range e.Roles {
-			if err := oneOf("engagement role", r, RoleView, RoleRegister); err != nil {
-				return err
-			}
-		}
-		b, err := json.Marshal(e.Roles) // nil stays null, [] stays []: exact round trip
-		if err != nil {
-			return fmt.Errorf("store: %s: %w", op, err)
-		}
-		roles[i] = string(b)
+	roles, err := engagementRoles(op, a.Engagements)
+	if err != nil {
+		return err
 	}
 	id, now := newID(), s.stamp()
-	err := s.inTx(ctx, op, func(tx *sql.Tx) error {
+	err = s.inTx(ctx, op, func(tx *sql.Tx) error {
 		_, err := tx.ExecContext(ctx, `INSERT INTO agreements (id, owner_id, name, created_at) VALUES ($1, $2, $3, $4)`,
 			id, a.OwnerID, a.Name, s.d.instant(now))
 		if err != nil {
 			return err
 		}
-		for i, e := range a.Engagements {
-			_, err := tx.ExecContext(ctx, `INSERT INTO agreement_engagements
-				(agreement_id, ord, customer_id, account_id, roles) VALUES ($1, $2, $3, $4, $5)`,
-				id, i, e.CustomerID, e.AccountID, roles[i])
-			if err != nil {
-				return err
-			}
-		}
-		return nil
+		return insertEngagements(ctx, tx, id, a.Engagements, roles)
 	})
 	if err != nil {
 		return err
 	}
 	a.ID, a.CreatedAt = id, now
+	return nil
+}
+
+// AgreementByName returns the oldest agreement of owner (a customer id)
+// called name, with its engagements, or ErrNotFound.
+func (s *sqlStore) AgreementByName(ctx context.Context, ownerID, name string) (*Agreement, error) {
+	var id string
+	err := s.q.QueryRowContext(ctx, `SELECT id FROM agreements WHERE owner_id = $1 AND name = $2 ORDER BY created_at, id LIMIT 1`, ownerID, name).Scan(&id)
+	if err != nil {
+		return nil, s.fail("agreement by name", err)
+	}
+	return s.GetAgreement(ctx, id)
+}
+
+// SetEngagements replaces the engagements of agreement id, atomically. An
+// unknown agreement, engaged customer or account is ErrNotFound; the same
+// customer engaged twice on one account is ErrConflict.
+func (s *sqlStore) SetEngagements(ctx context.Context, id string, es []Engagement) error {
+	const op = "set engagements"
+	roles, err := engagementRoles(op, es)
+	if err != nil {
+		return err
+	}
+	return s.inTx(ctx, op, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM agreement_engagements WHERE agreement_id = $1`, id)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var one int
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM agreements WHERE id = $1`, id).Scan(&one); err != nil {
+				return err
+			}
+		}
+		return insertEngagements(ctx, tx, id, es, roles)
+	})
+}
+
+// engagementRoles checks the roles of es and encodes each engagement's
+// as the JSON its row holds.
+func engagementRoles(op string, es []Engagement) ([]string, error) {
+	roles := make([]string, len(es))
+	for i, e := range es {
+		for _, r := range e.Roles {
+			if err := oneOf("engagement role", r, RoleView, RoleRegister); err != nil {
+				return nil, err
+			}
+		}
+		b, err := json.Marshal(e.Roles) // nil stays null, [] stays []: exact round trip
+		if err != nil {
+			return nil, fmt.Errorf("store: %s: %w", op, err)
+		}
+		roles[i] = string(b)
+	}
+	return roles, nil
+}
+
+func insertEngagements(ctx context.Context, tx *sql.Tx, id string, es []Engagement, roles []string) error {
+	for i, e := range es {
+		_, err := tx.ExecContext(ctx, `INSERT INTO agreement_engagements
+			(agreement_id, ord, customer_id, account_id, roles) VALUES ($1, $2, $3, $4, $5)`,
+			id, i, e.CustomerID, e.AccountID, roles[i])
+		if err != nil {
+			return err
+		}
+	}
 	return nil
 }
 

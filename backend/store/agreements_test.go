@@ -74,3 +74,42 @@ func TestAgreements(t *testing.T) {
 		wantErr(t, "GetAgreement unknown", err, ErrNotFound)
 	})
 }
+
+// TestAgreementByNameAndSetEngagements: an operator import finds an
+// agreement by its owner and name and replaces its engagements at once;
+// an unknown agreement and a customer engaged twice on one account are
+// refused, leaving the engagements as they were.
+func TestAgreementByNameAndSetEngagements(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		corp := mustCustomer(t, s, "912345678", CustomerCorporate)
+		p1 := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		p2 := mustCustomer(t, s, "02027012345", CustomerPrivate)
+		a1 := mustAccount(t, s, corp.ID, "NO9312345678903")
+		ag := mustAgreement(t, s, corp.ID, Engagement{CustomerID: p1.ID, AccountID: a1.ID, Roles: []string{RoleView}})
+
+		got, err := s.AgreementByName(ctx, corp.ID, "Agreement")
+		wantErr(t, "AgreementByName", err, nil)
+		if !reflect.DeepEqual(got, ag) {
+			t.Fatalf("AgreementByName = %+v, want %+v", got, ag)
+		}
+		_, err = s.AgreementByName(ctx, corp.ID, "Another")
+		wantErr(t, "AgreementByName of another name", err, ErrNotFound)
+		_, err = s.AgreementByName(ctx, p1.ID, "Agreement")
+		wantErr(t, "AgreementByName of another owner", err, ErrNotFound)
+
+		want := []Engagement{{CustomerID: p2.ID, AccountID: a1.ID, Roles: []string{RoleView, RoleRegister}}}
+		wantErr(t, "SetEngagements", s.SetEngagements(ctx, ag.ID, want), nil)
+		got, _ = s.GetAgreement(ctx, ag.ID)
+		if !reflect.DeepEqual(got.Engagements, want) {
+			t.Fatalf("engagements after SetEngagements = %+v, want %+v", got.Engagements, want)
+		}
+		wantErr(t, "SetEngagements twice on one account", s.SetEngagements(ctx, ag.ID,
+			[]Engagement{{CustomerID: p1.ID, AccountID: a1.ID}, {CustomerID: p1.ID, AccountID: a1.ID}}), ErrConflict)
+		got, _ = s.GetAgreement(ctx, ag.ID)
+		if !reflect.DeepEqual(got.Engagements, want) {
+			t.Fatalf("engagements after a refused SetEngagements = %+v, want %+v", got.Engagements, want)
+		}
+		wantErr(t, "SetEngagements of an unknown agreement", s.SetEngagements(ctx, "enc!!nope", want), ErrNotFound)
+	})
+}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 )
 
@@ -128,6 +129,21 @@ func (o observed) GetTransaction(ctx context.Context, accountID, id string) (*Tr
 func (o observed) CreateAgreement(ctx context.Context, a *Agreement) error {
 	defer o.took("CreateAgreement", time.Now())
 	return o.st.CreateAgreement(ctx, a)
+}
+
+func (o observed) AgreementByName(ctx context.Context, ownerID, name string) (*Agreement, error) {
+	defer o.took("AgreementByName", time.Now())
+	return o.st.AgreementByName(ctx, ownerID, name)
+}
+
+func (o observed) BookedDetails(ctx context.Context, accountID string) ([]json.RawMessage, error) {
+	defer o.took("BookedDetails", time.Now())
+	return o.st.BookedDetails(ctx, accountID)
+}
+
+func (o observed) SetEngagements(ctx context.Context, id string, es []Engagement) error {
+	defer o.took("SetEngagements", time.Now())
+	return o.st.SetEngagements(ctx, id, es)
 }
 
 func (o observed) GetAgreement(ctx context.Context, id string) (*Agreement, error) {

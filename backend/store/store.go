@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 )
@@ -71,11 +72,18 @@ type Store interface {
 	// paged); and the total number of booked transactions matching before
 	// paging (0 unless f.Booked).
 	ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error)
+	// BookedDetails returns the whole details of an account's booked
+	// transactions.
+	BookedDetails(ctx context.Context, accountID string) ([]json.RawMessage, error)
 	// GetTransaction returns one transaction of an account.
 	GetTransaction(ctx context.Context, accountID, id string) (*Transaction, error)
 
 	// CreateAgreement stores a, assigning ID and CreatedAt.
 	CreateAgreement(ctx context.Context, a *Agreement) error
+	// AgreementByName returns owner's oldest agreement called name.
+	AgreementByName(ctx context.Context, ownerID, name string) (*Agreement, error)
+	// SetEngagements replaces an agreement's engagements.
+	SetEngagements(ctx context.Context, id string, es []Engagement) error
 	// GetAgreement returns an agreement by ID.
 	GetAgreement(ctx context.Context, id string) (*Agreement, error)
 	// ListAgreementsOf returns the agreements in which customerID has an

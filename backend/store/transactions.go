@@ -255,6 +255,29 @@ func (s *sqlStore) GetTransaction(ctx context.Context, accountID, id string) (*T
 	return &t, nil
 }
 
+// BookedDetails returns the whole details of every booked transaction of
+// an account, in no set order.
+func (s *sqlStore) BookedDetails(ctx context.Context, accountID string) ([]json.RawMessage, error) {
+	const op = "booked details"
+	rows, err := s.q.QueryContext(ctx, `SELECT details, details_extra FROM transactions WHERE account_id = $1 AND booked`, accountID)
+	if err != nil {
+		return nil, s.fail(op, err)
+	}
+	defer rows.Close()
+	var out []json.RawMessage
+	for rows.Next() {
+		var d, extra json.RawMessage
+		if err := rows.Scan(jsonScan{&d}, jsonScan{&extra}); err != nil {
+			return nil, s.fail(op, err)
+		}
+		out = append(out, joinDetails(d, extra))
+	}
+	if err := rows.Err(); err != nil {
+		return nil, s.fail(op, err)
+	}
+	return out, nil
+}
+
 // textArg is a JSON value's column argument: NULL when empty.
 func textArg(j json.RawMessage) any {
 	if len(j) == 0 {

@@ -165,3 +165,31 @@ func TestListTransactions(t *testing.T) {
 		}
 	})
 }
+
+// TestBookedDetails: an account's booked transactions with their whole
+// details, the members the listing leaves out included; pending ones and
+// another account's are not among them.
+func TestBookedDetails(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		a := mustAccount(t, s, c.ID, "NO9312345678903")
+		b := mustAccount(t, s, c.ID, "NO0212345678901")
+		wantErr(t, "AddTransactions", s.AddTransactions(ctx, a.ID, []Transaction{
+			{Booked: true, Amount: 1, Currency: "NOK", BookingDate: "2025-01-02", Details: json.RawMessage(`{"tppTransactionId":"K1","creditorName":"Å"}`)},
+			{Booked: false, Amount: 2, Currency: "NOK", Details: json.RawMessage(`{"tppTransactionId":"P1"}`)},
+		}), nil)
+		wantErr(t, "AddTransactions", s.AddTransactions(ctx, b.ID, []Transaction{
+			{Booked: true, Amount: 3, Currency: "NOK", BookingDate: "2025-01-02", Details: json.RawMessage(`{"tppTransactionId":"B1"}`)},
+		}), nil)
+		got, err := s.BookedDetails(ctx, a.ID)
+		wantErr(t, "BookedDetails", err, nil)
+		if len(got) != 1 {
+			t.Fatalf("BookedDetails = %s, want the one booked transaction", got)
+		}
+		var d map[string]string
+		if json.Unmarshal(got[0], &d) != nil || d["tppTransactionId"] != "K1" || d["creditorName"] != "Å" {
+			t.Fatalf("BookedDetails = %s, want its whole details", got[0])
+		}
+	})
+}

@@ -4,15 +4,12 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/spf13/cobra"
 
-	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/tppcontacts"
 )
 
@@ -46,25 +43,11 @@ func cmdTPPContacts(fl caddycmd.Flags) (int, error) {
 	if fl.Arg(0) != "export" {
 		return caddy.ExitCodeFailedStartup, fmt.Errorf("unknown tpp-contacts command %q; use export", fl.Arg(0))
 	}
-	db := fl.String("database")
-	if db == "" {
-		dir := fl.String("data-dir")
-		if dir == "" {
-			dir = filepath.Join(caddy.AppDataDir(), "obgw")
-		}
-		db = filepath.Join(dir, "obgw.db")
-	}
-	if !strings.HasPrefix(db, "postgres://") && !strings.HasPrefix(db, "postgresql://") {
-		// Never make an empty database where the operator expected one.
-		if _, err := os.Stat(db); err != nil {
-			return caddy.ExitCodeFailedStartup, fmt.Errorf("no database at %s: %v", db, err)
-		}
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	st, err := store.Open(ctx, db, store.Options{})
+	st, err := openBackendStore(ctx, fl, false)
 	if err != nil {
-		return caddy.ExitCodeFailedStartup, fmt.Errorf("opening the database: %v", err)
+		return caddy.ExitCodeFailedStartup, err
 	}
 	defer st.Close()
 	list, err := st.ListTPPContacts(ctx)

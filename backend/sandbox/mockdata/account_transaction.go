@@ -31,12 +31,17 @@ type AccountTransaction struct {
 	PurposeCode string
 	// BankTransactionCode is at most 35 characters (such as PMNT), or empty.
 	BankTransactionCode string
+	// EntryReference is the bank's own identification of the transaction
+	// (Berlin Group's entryReference), at most 35 characters, or empty.
+	// An operator import (backend Import) requires it: it is what makes a
+	// transaction imported twice one transaction.
+	EntryReference string
 }
 
 var accountTransactionFields = &strictjson.FieldSet{Names: []string{
 	"amount", "currency", "valueDate", "bookingDate", "remittanceInformationUnstructured",
 	"creditorId", "creditorName", "creditorAccount", "ultimateCreditor", "debtorName",
-	"debtorAccount", "ultimateDebtor", "purposeCode", "bankTransactionCode",
+	"debtorAccount", "ultimateDebtor", "purposeCode", "bankTransactionCode", "entryReference",
 }}
 
 // ParseAccountTransactions parses and validates the body of "POST
@@ -94,6 +99,7 @@ func (c *checker) accountTransaction(items strictjson.Array, i int, tx *AccountT
 	// text, so it is text rather than an ISO 20022 code.
 	tx.PurposeCode, _ = o.Text("purposeCode", false, maxIDRunes)
 	tx.BankTransactionCode, _ = o.Text("bankTransactionCode", false, maxIDRunes)
+	tx.EntryReference, _ = o.Text("entryReference", false, maxIDRunes)
 }
 
 // optionalReference checks the optional account reference field name.
