@@ -46,6 +46,8 @@ type idpDeployment struct {
 	callback string
 	// base is the base path the TPP calls under ("" or /api-sandbox).
 	base string
+	// env names the deployment's database, for obgw's commands.
+	env []string
 }
 
 // startWithIdP starts a production deployment on kind's store, seeded
@@ -59,6 +61,7 @@ type idpDeployment struct {
 func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 	t.Helper()
 	env := databaseEnv(t, kind)
+	dbEnv := env
 	seed := exec.Command(binary, "test-idp", "--seed")
 	seed.Dir = repoRoot
 	seed.Env = append(os.Environ(), env...)
@@ -98,7 +101,7 @@ func startWithIdP(t *testing.T, kind string, split bool) *idpDeployment {
 		gwEnv = []string{"OBGW_ENV=", "OBGW_BACKEND=proxy", "OBGW_BACKEND_URL=" + backendURL(bport), "OBGW_CONTEXT_KEY=" + key}
 	}
 	g := start(t, "Caddyfile", port, true, append(gwEnv, fmt.Sprintf("OBGW_LISTEN=localhost:%d", port))...)
-	return &idpDeployment{g: g, idp: p, backend: backend, callback: callback}
+	return &idpDeployment{g: g, idp: p, backend: backend, callback: callback, env: dbEnv}
 }
 
 // newTLSCallback is a TPP redirect endpoint over https (production refuses
