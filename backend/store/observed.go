@@ -141,6 +141,16 @@ func (o observed) BookedDetails(ctx context.Context, accountID string) ([]json.R
 	return o.st.BookedDetails(ctx, accountID)
 }
 
+func (o observed) TrustDocument(ctx context.Context, name string) (*TrustDocument, error) {
+	defer o.took("TrustDocument", time.Now())
+	return o.st.TrustDocument(ctx, name)
+}
+
+func (o observed) PutTrustDocument(ctx context.Context, d *TrustDocument) error {
+	defer o.took("PutTrustDocument", time.Now())
+	return o.st.PutTrustDocument(ctx, d)
+}
+
 func (o observed) SetEngagements(ctx context.Context, id string, es []Engagement) error {
 	defer o.took("SetEngagements", time.Now())
 	return o.st.SetEngagements(ctx, id, es)

@@ -416,4 +416,21 @@ var migrations = []migration{{
 		)`,
 		`CREATE INDEX allowances_spent_at ON allowances (spent_at)`,
 	},
+}, {
+	version: 15,
+	name:    "trust documents shared by every instance",
+	// The last good copy of each downloaded trust source (the EBA
+	// register's institutions, trusted lists), by name, with what a
+	// conditional GET sends back (etag, last_modified) and when it was
+	// fetched: a restart without network starts from it, and every
+	// instance serves the same.
+	stmts: []string{
+		`CREATE TABLE trust_documents (
+			name TEXT PRIMARY KEY,
+			body TEXT NOT NULL,
+			etag TEXT NOT NULL,
+			last_modified TEXT NOT NULL,
+			fetched_at {{instant}} NOT NULL
+		)`,
+	},
 }}

@@ -197,6 +197,11 @@ type Store interface {
 	// Sweep deletes SCA flows, sessions, consents, sealing keys and
 	// allowances past their retention (retention.go).
 	Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error)
+	// TrustDocument returns the last good copy of a trust source.
+	TrustDocument(ctx context.Context, name string) (*TrustDocument, error)
+	// PutTrustDocument stores a trust source's copy, unless a newer one
+	// is stored.
+	PutTrustDocument(ctx context.Context, d *TrustDocument) error
 	// Lease makes holder the one instance running job name until
 	// now+ttl, unless another holder's lease runs; it reports whether
 	// holder has it.
