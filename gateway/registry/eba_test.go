@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"errors"
@@ -14,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/gateway/refresh"
 	"github.com/obgw/obgw/gateway/registry/ebatest"
 )
 
@@ -181,4 +183,50 @@ func BenchmarkParseEBA(b *testing.B) {
 	b.ReportMetric(float64(sample[0].Value.Uint64())/(1<<20), "kept-heap-MiB")
 	b.ReportMetric(float64(st.Size())/(1<<20), "file-MiB")
 	runtime.KeepAlive(reg)
+}
+
+// TestEBASource: what the register's address may serve (the export, a
+// ZIP holding it, the EBA's file metadata) is read into the snapshot the
+// instances share; a snapshot for another country is refused; lookups
+// fail closed before the first register and once it is older than
+// MaxAge.
+func TestEBASource(t *testing.T) {
+	export := ebaExport(t, 10)
+	var zipped bytes.Buffer
+	zw := zip.NewWriter(&zipped)
+	w, _ := zw.Create("PSDMD-202611280000.json")
+	w.Write(export)
+	zw.Close()
+	now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+	fetched := now
+	src := &EBASource{Country: "NO", MaxAge: 72 * time.Hour, Fetched: func() time.Time { return fetched }, Now: func() time.Time { return now }}
+	if _, err := src.Lookup(context.Background(), "PSDNO-FSA-987654321"); !errors.Is(err, ErrStale) {
+		t.Fatalf("before the first register: %v", err)
+	}
+	for name, body := range map[string][]byte{"json": export, "zip": zipped.Bytes()} {
+		snap, err := src.Accept(bytes.NewReader(body))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if err := src.Use(snap, now); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if e, err := src.Lookup(context.Background(), "PSDNO-FSA-987654321"); err != nil || e.Name != "Test TPP AS" {
+			t.Fatalf("%s: %+v %v", name, e, err)
+		}
+	}
+	_, err := src.Accept(strings.NewReader(`{"golden_copy_path_context":"https://euclid.eba.europa.eu/register/downloads/PSDMD/","latest_version_relative_zip_path":"20261128/download-PSDMD-202611280000.zip"}`))
+	var follow *refresh.Follow
+	if !errors.As(err, &follow) || follow.URL != "https://euclid.eba.europa.eu/register/downloads/PSDMD/20261128/download-PSDMD-202611280000.zip" {
+		t.Fatalf("the file metadata: %v", err)
+	}
+	se := &EBASource{Country: "SE"}
+	snap, _ := src.Accept(bytes.NewReader(export))
+	if err := se.Use(snap, now); err == nil || !strings.Contains(err.Error(), "holds the roles in NO") {
+		t.Fatalf("a snapshot of another country: %v", err)
+	}
+	now = now.Add(73 * time.Hour)
+	if _, err := src.Lookup(context.Background(), "PSDNO-FSA-987654321"); !errors.Is(err, ErrStale) {
+		t.Fatalf("a register older than MaxAge: %v", err)
+	}
 }
