@@ -482,6 +482,7 @@ var unchecked = map[string]string{
 	"TestSecretsStayOutOfTheAdminAPI":       "the admin endpoint's configuration",
 	"TestAccessLogHoldsNoSecrets":           "the admin endpoint's metrics",
 	"TestTPPContactsExport":                 "the admin endpoint's contacts export",
+	"TestImportServesTheBanksData":          "the admin endpoint's import",
 	"scrape":                                "the internal health listener's /metrics",
 	"internalGet":                           "the internal health listener and the admin endpoint",
 	"TestNoSmuggledIdentity":                "the TLS site over HTTP/1.1 with Connection and trailers, which client's HTTP/2 cannot send",
