@@ -49,8 +49,37 @@ type App struct {
 	// Certificates they list are refused as revoked. Optional.
 	CRL string `json:"crl,omitempty"`
 	// Registry is the TPP register: a JSON file path, or an http(s) URL of a
-	// register answering GET <url>/<organizationIdentifier>. Required.
+	// register answering GET <url>/<organizationIdentifier>. Required
+	// unless registry_eba is set; with it, Registry lists the TPPs the
+	// EBA register cannot (credit institutions acting as TPPs), asked
+	// only for those the EBA register does not know.
 	Registry string `json:"registry,omitempty"`
+	// RegistryEBA is the EBA's PSD2 register (registry.EBASource): an
+	// http(s) URL serving its JSON export, a ZIP holding it, or the EBA's
+	// file metadata pointing at the latest ZIP; or such a file (an
+	// air-gapped copy). Fetched in the background every
+	// registry_refresh, kept in trust_store.
+	RegistryEBA string `json:"registry_eba,omitempty"`
+	// RegistryCountry is the bank's country (ISO 3166, default NO): a TPP
+	// of the EBA register holds the roles of the services authorised in
+	// or passported to it.
+	RegistryCountry string `json:"registry_country,omitempty"`
+	// RegistryRefresh is how often the EBA register is fetched, with a
+	// conditional GET (default 24h).
+	RegistryRefresh caddy.Duration `json:"registry_refresh,omitempty"`
+	// RegistryMaxAge is how old the EBA register may grow while it
+	// cannot be fetched before TPPs are refused with 503 (default 7 days,
+	// at least registry_refresh).
+	RegistryMaxAge caddy.Duration `json:"registry_max_age,omitempty"`
+	// TrustSourcesCA is a PEM file of CA certificates trusted, besides the
+	// system's, for fetching trust sources over https (a bank's
+	// TLS-inspecting proxy).
+	TrustSourcesCA string `json:"trust_sources_ca,omitempty"`
+	// TrustStore is the database downloaded trust sources are kept in and
+	// shared through: a postgres:// URL (every instance on it fetches in
+	// turn and serves the same), or a SQLite file; default trust.db in
+	// Caddy's data directory/obgw. Runtime placeholders are expanded.
+	TrustStore string `json:"trust_store,omitempty"`
 	// RegistryTTL is how long a found register entry is reused (default 5m).
 	RegistryTTL caddy.Duration `json:"registry_ttl,omitempty"`
 	// RegistryNegativeTTL is how long "not registered" is reused (default 1m).
@@ -161,6 +190,8 @@ type App struct {
 	// registryFile is the register when it is a file, for the start-up
 	// report; nil for an http register.
 	registryFile *registry.File
+	// eba is registry_eba's register, nil without one.
+	eba *ebaRegister
 	ctx          caddy.Context
 }
 
@@ -202,7 +233,7 @@ func (a *App) Provision(ctx caddy.Context) (err error) {
 	if err := a.metrics.register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("obgw: metrics: %v", err)
 	}
-	a.backendOnly = a.QTSPCAs == "" && a.Registry == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == ""
+	a.backendOnly = a.QTSPCAs == "" && a.Registry == "" && a.RegistryEBA == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == ""
 	if !a.backendOnly {
 		// Before any setting is loaded, so that the error names them all.
 		if err := a.refusePublishedTrust(ctx); err != nil {
@@ -334,16 +365,31 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 }
 
 func (a *App) registrySource() (registry.Source, error) {
+	var sources registry.Chain
+	if a.RegistryEBA != "" {
+		if err := a.provisionEBA(); err != nil {
+			return nil, err
+		}
+		sources = append(sources, a.eba.source)
+	}
 	switch {
+	case a.Registry == "" && a.RegistryEBA == "":
+		return nil, fmt.Errorf("obgw: registry is required: a register JSON file or an http(s) URL, or registry_eba, the EBA's register")
 	case a.Registry == "":
-		return nil, fmt.Errorf("obgw: registry is required: a register JSON file or an http(s) URL")
 	case strings.HasPrefix(a.Registry, "https://") || strings.HasPrefix(a.Registry, "http://"):
-		return &registry.HTTP{BaseURL: strings.TrimSuffix(a.Registry, "/")}, nil
+		sources = append(sources, &registry.HTTP{BaseURL: strings.TrimSuffix(a.Registry, "/")})
 	default:
 		f, err := registry.LoadFile(a.Registry)
+		if err != nil {
+			return nil, err
+		}
 		a.registryFile = f
-		return f, err
+		sources = append(sources, f)
 	}
+	if len(sources) == 1 {
+		return sources[0], nil
+	}
+	return sources, nil
 }
 
 // Validate checks the configuration.
@@ -362,6 +408,11 @@ func (a *App) Validate() error {
 // state (the last user closes the Redis client) and its seal's token.
 func (a *App) Cleanup() error {
 	a.closeKeys()
+	if a.eba != nil {
+		if err := a.eba.cleanup(); err != nil {
+			return err
+		}
+	}
 	if a.stateKey == "" {
 		return nil
 	}
@@ -378,6 +429,9 @@ func (a *App) Start() error {
 	a.reportTrust(a.ctx)
 	a.metrics.publishValidity(a.validity)
 	a.jobs.start(a)
+	if a.eba != nil {
+		a.eba.start(a)
+	}
 	a.listenCheck = time.AfterFunc(listenCheckDelay, a.warnSharedListeners)
 	return nil
 }
@@ -385,6 +439,9 @@ func (a *App) Start() error {
 // Stop ends the background work.
 func (a *App) Stop() error {
 	a.jobs.stop()
+	if a.eba != nil {
+		a.eba.stop()
+	}
 	if a.listenCheck != nil {
 		a.listenCheck.Stop()
 	}

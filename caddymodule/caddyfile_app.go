@@ -23,6 +23,13 @@ func init() {
 //	    qtsp_cas              <pem file>
 //	    crl                   <pem file>
 //	    registry              <json file | https url>
+//	    registry eba          <https url | file>
+//	    registry_eba          <https url | file>
+//	    registry_country      <ISO 3166 code, default NO>
+//	    registry_refresh      <duration, default 24h>
+//	    registry_max_age      <duration, default 168h>
+//	    trust_store           <postgres:// URL | SQLite file>
+//	    trust_sources_ca      <PEM file of CAs for fetching them>
 //	    registry_ttl          <duration>
 //	    registry_negative_ttl <duration>
 //	    registry_max_stale    <duration>
@@ -68,6 +75,13 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			}
 			continue
 		}
+		if name == "registry" && len(args) == 2 {
+			if args[0] != "eba" {
+				return d.Errf("registry takes a file or URL, or eba and the EBA register's URL or file; not %q", args[0])
+			}
+			a.RegistryEBA = args[1]
+			continue
+		}
 		if len(args) > 1 {
 			return d.ArgErr()
 		}
@@ -75,12 +89,15 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		if len(args) == 1 {
 			arg = args[0]
 		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" && name != "diagnostics" &&
-			name != "context_signing_key_file" && name != "context_audience" && name != "bank_seal_cert" && name != "bank_seal_key" {
+			name != "context_signing_key_file" && name != "context_audience" && name != "bank_seal_cert" && name != "bank_seal_key" &&
+			name != "registry" && name != "registry_eba" && name != "trust_store" && name != "trust_sources_ca" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
 			// in memory, is a production deployment, or reads no CRL file
 			// (OCSP or the certificates' own CRLs may be the bank's choice);
-			// diagnostics are then on in a sandbox only.
+			// diagnostics are then on in a sandbox only; a register is
+			// the EBA's alone, or a file or URL alone; the trust store is
+			// the default file.
 			return d.ArgErr()
 		}
 		var err error
@@ -91,6 +108,18 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			a.CRL = arg
 		case "registry":
 			a.Registry = arg
+		case "registry_eba":
+			a.RegistryEBA = arg
+		case "registry_country":
+			a.RegistryCountry = arg
+		case "registry_refresh":
+			a.RegistryRefresh, err = parseDuration(arg)
+		case "registry_max_age":
+			a.RegistryMaxAge, err = parseDuration(arg)
+		case "trust_store":
+			a.TrustStore = arg
+		case "trust_sources_ca":
+			a.TrustSourcesCA = arg
 		case "registry_ttl":
 			a.RegistryTTL, err = parseDuration(arg)
 		case "registry_negative_ttl":

@@ -45,6 +45,10 @@ type metrics struct {
 	// up answers, at each scrape, whether Redis and the database do
 	// (dependencies.go).
 	up prometheus.Collector
+	// trust reports the downloaded trust sources at each scrape, and
+	// trustFailures counts their failed fetches (trust_metrics.go).
+	trust         prometheus.Collector
+	trustFailures *prometheus.CounterVec
 }
 
 // obgwMetrics are this process's collectors.
@@ -103,7 +107,12 @@ func newMetrics() *metrics {
 			Namespace: "obgw", Name: "certificate_expiry_timestamp_seconds",
 			Help: "notAfter of the certificates the configuration loaded, by kind (qtsp_ca: the trusted QTSP CAs; bank_seal: the QSealC the answers are signed with) and subject.",
 		}, []string{"kind", "subject"}),
-		up: dependencies{},
+		up:    dependencies{},
+		trust: trustCollector{},
+		trustFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Namespace: "obgw", Name: "trust_source_fetch_failures_total",
+			Help: "Failed fetches of each downloaded trust source (unreachable, refused, or not what it should be); the last good copy stays in use.",
+		}, []string{"source"}),
 	}
 	for _, c := range gateway.Checks() {
 		for d := 1; d < gateway.NumDecisions; d++ {
@@ -118,7 +127,7 @@ func newMetrics() *metrics {
 // register puts m's collectors in a configuration's registry.
 func (m *metrics) register(reg prometheus.Registerer) error {
 	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration, m.replayLocal, m.responses, m.deleted,
-		m.store, m.redis, m.scaFlows, m.crlNextUpdate, m.certExpiry, m.up} {
+		m.store, m.redis, m.scaFlows, m.crlNextUpdate, m.certExpiry, m.up, m.trust, m.trustFailures} {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if !errors.As(err, &are) {

@@ -29,11 +29,13 @@ func (a *App) reportTrust(ctx caddy.Context) {
 		crls = fmt.Sprintf("%s (%d CRLs)", a.CRL, len(a.validity.crls))
 	}
 	a.slog.Info("trust: revocation", "crl", crls, "ocsp", a.OCSP)
-	if a.registryFile != nil {
+	switch {
+	case a.registryFile != nil:
 		a.slog.Info("trust: register", "source", "file "+a.Registry, "entries", len(a.registryFile.OrganizationIdentifiers()))
-	} else {
+	case a.Registry != "":
 		a.slog.Info("trust: register", "source", "http "+a.Registry, "entries", "asked per TPP")
 	}
+	// The EBA register reports itself once loaded (registry_eba.go).
 	if a.seal != nil {
 		c := a.seal.Certificate()
 		key := "file " + a.BankSealKey
@@ -77,6 +79,9 @@ func (a *App) trustProblems(t time.Time) []string {
 			down = append(down, "tls")
 			break
 		}
+	}
+	if a.eba != nil && a.eba.problem(t) {
+		down = append(down, "registry_eba")
 	}
 	return down
 }

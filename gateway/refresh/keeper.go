@@ -162,13 +162,7 @@ func (k *Keeper) wait() time.Duration {
 // source when the result in use is due (its lease taken, when shared).
 // It reports whether a result is in use afterwards.
 func (k *Keeper) Step(ctx context.Context) bool {
-	if k.Store != nil {
-		if d, err := k.Store.Document(ctx, k.Name); err != nil {
-			k.log().Error("trust source: the store could not be read", slog.String("source", k.Name), slog.Any("error", err))
-		} else if d != nil && d.Fetched.After(k.Fetched()) {
-			k.use(d)
-		}
-	}
+	k.Load(ctx)
 	if k.now().Before(k.due()) {
 		return k.Fetched() != time.Time{}
 	}
@@ -187,6 +181,20 @@ func (k *Keeper) Step(ctx context.Context) bool {
 		k.mu.Lock()
 		k.notBefore = k.now().Add(Retry)
 		k.mu.Unlock()
+	}
+	return k.Fetched() != time.Time{}
+}
+
+// Load installs the stored result when it is newer than the one in use
+// (or none is), and reports whether a result is in use. It fetches
+// nothing: a start loads what the store has at once, and fetches in Run.
+func (k *Keeper) Load(ctx context.Context) bool {
+	if k.Store != nil {
+		if d, err := k.Store.Document(ctx, k.Name); err != nil {
+			k.log().Error("trust source: the store could not be read", slog.String("source", k.Name), slog.Any("error", err))
+		} else if d != nil && d.Fetched.After(k.Fetched()) {
+			k.use(d)
+		}
 	}
 	return k.Fetched() != time.Time{}
 }

@@ -310,3 +310,33 @@ func goroutinesIn(fn string) int {
 	}
 	return n
 }
+
+// TestChain: the first source that knows a TPP decides, withdrawn
+// included; a source that cannot be asked fails the lookup rather than
+// let the next one decide.
+func TestChain(t *testing.T) {
+	eba, err := ParseFile([]byte(`{"tpps":[{"organizationIdentifier":"PSDNO-FSA-1","name":"A","roles":["PSP_AI"],"status":"withdrawn"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, err := ParseFile([]byte(`{"tpps":[{"organizationIdentifier":"PSDNO-FSA-1","name":"A","roles":["PSP_AI"],"status":"authorised"},` +
+		`{"organizationIdentifier":"PSDNO-FSA-2","name":"Bank","roles":["PSP_AS","PSP_AI"],"status":"authorised"}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	c := Chain{eba, file}
+	if e, err := c.Lookup(ctx, "PSDNO-FSA-1"); err != nil || e.Status != StatusWithdrawn {
+		t.Fatalf("known to the first: %+v %v", e, err)
+	}
+	if e, err := c.Lookup(ctx, "PSDNO-FSA-2"); err != nil || e.Name != "Bank" {
+		t.Fatalf("known to the second only: %+v %v", e, err)
+	}
+	if _, err := c.Lookup(ctx, "PSDNO-FSA-3"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("known to none: %v", err)
+	}
+	down := Chain{&EBASource{}, file}
+	if _, err := down.Lookup(ctx, "PSDNO-FSA-2"); !errors.Is(err, ErrStale) {
+		t.Fatalf("the first cannot be asked: %v", err)
+	}
+}

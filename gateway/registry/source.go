@@ -3,6 +3,7 @@ package registry
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -113,4 +114,21 @@ func (h *HTTP) Lookup(ctx context.Context, orgID string) (*Entry, error) {
 		return nil, fmt.Errorf("registry: register answered for %q, asked for %q", e.OrganizationIdentifier, orgID)
 	}
 	return &e, nil
+}
+
+// Chain asks its sources in order: the first that knows the TPP answers
+// (registered or withdrawn); one that cannot be asked fails the lookup
+// (fail closed), rather than let a later source decide in its place.
+type Chain []Source
+
+// Lookup implements Source.
+func (c Chain) Lookup(ctx context.Context, orgID string) (*Entry, error) {
+	for _, s := range c {
+		e, err := s.Lookup(ctx, orgID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		return e, err
+	}
+	return nil, ErrNotFound
 }

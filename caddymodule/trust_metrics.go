@@ -1,0 +1,55 @@
+package caddymodule
+
+import (
+	"sync"
+
+	"github.com/prometheus/client_golang/prometheus"
+)
+
+// trustSources are the downloaded trust sources of the running
+// configurations (an EBA register each at most), for the metrics: added
+// as one starts, removed as it stops.
+var trustSources sync.Map // *ebaRegister → source label
+
+var (
+	trustFetchedDesc = prometheus.NewDesc("obgw_trust_source_fetched_timestamp_seconds",
+		"When each downloaded trust source in use was last fetched (a conditional GET answered 304 counts); 0 before the first. Past its max age lookups fail closed.",
+		[]string{"source"}, nil)
+	trustEntriesDesc = prometheus.NewDesc("obgw_trust_source_entries",
+		"What each downloaded trust source in use holds: the EBA register's institutions.",
+		[]string{"source"}, nil)
+)
+
+// trustCollector reports the trust sources at each scrape.
+type trustCollector struct{}
+
+func (trustCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- trustFetchedDesc
+	ch <- trustEntriesDesc
+}
+
+func (trustCollector) Collect(ch chan<- prometheus.Metric) {
+	seen := map[string]bool{}
+	trustSources.Range(func(k, v any) bool {
+		e, source := k.(*ebaRegister), v.(string)
+		if seen[source] {
+			return true // a reload's old and new configuration: one series
+		}
+		seen[source] = true
+		var fetched, entries float64
+		if f := e.keeper.Fetched(); !f.IsZero() {
+			fetched = float64(f.UnixNano()) / 1e9
+		}
+		if r := e.source.Register(); r != nil {
+			entries = float64(r.Len())
+		}
+		ch <- prometheus.MustNewConstMetric(trustFetchedDesc, prometheus.GaugeValue, fetched, source)
+		ch <- prometheus.MustNewConstMetric(trustEntriesDesc, prometheus.GaugeValue, entries, source)
+		return true
+	})
+}
+
+// trustFetchFailed counts a failed fetch of source.
+func (m *metrics) trustFetchFailed(source string) {
+	m.trustFailures.WithLabelValues(source).Inc()
+}
