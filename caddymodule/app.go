@@ -192,7 +192,7 @@ type App struct {
 	registryFile *registry.File
 	// eba is registry_eba's register, nil without one.
 	eba *ebaRegister
-	ctx          caddy.Context
+	ctx caddy.Context
 }
 
 // CaddyModule returns the Caddy module information.

@@ -102,7 +102,7 @@ func (s *source) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *source) set(f func(s *source)) { s.mu.Lock(); f(s); s.mu.Unlock() }
-func (s *source) count() int          { s.mu.Lock(); defer s.mu.Unlock(); return s.gets }
+func (s *source) count() int            { s.mu.Lock(); defer s.mu.Unlock(); return s.gets }
 
 // keeper is a Keeper of srv's document that accepts bodies starting with
 // "ok" (a pointer "see <url>" is followed), and records what it used.

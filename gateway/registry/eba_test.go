@@ -84,7 +84,7 @@ func TestEBARegister(t *testing.T) {
 		}
 	}
 	for _, orgID := range []string{
-		"PSDNO-FSA-923456789", // a branch
+		"PSDNO-FSA-923456789",  // a branch
 		"PSDFR-ACPR-400000007", // an agent
 		"PSDDK-DFSA-987654321", // the number in another country
 		"PSDNO-FSA-000000000",
