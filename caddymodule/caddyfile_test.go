@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 
@@ -138,8 +140,29 @@ func TestUnmarshalApp(t *testing.T) {
 	if a.QTSPCAs != "cas.pem" || a.CertCacheSize != 50 || a.Environment != "production" || a.ContextKey != "" {
 		t.Fatalf("%+v", a)
 	}
-	if err := new(App).UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n registry\n}")); err == nil {
-		t.Fatal("empty registry accepted")
+	// An empty registry (OBGW_REGISTRY=) is the EBA register alone.
+	eba := new(App)
+	if err := eba.UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n registry\n registry eba https://eba.example/PSDMD.json\n registry_country SE\n registry_refresh 12h\n registry_max_age 72h\n trust_store postgres://db/obgw\n trust_sources_ca proxy.pem\n}")); err != nil {
+		t.Fatal(err)
+	}
+	if eba.Registry != "" || eba.RegistryEBA != "https://eba.example/PSDMD.json" || eba.RegistryCountry != "SE" || time.Duration(eba.RegistryRefresh) != 12*time.Hour ||
+		time.Duration(eba.RegistryMaxAge) != 72*time.Hour || eba.TrustStore != "postgres://db/obgw" || eba.TrustSourcesCA != "proxy.pem" {
+		t.Fatalf("%+v", eba)
+	}
+	if err := new(App).UnmarshalCaddyfile(caddyfile.NewTestDispenser("obgw {\n registry national https://x\n}")); err == nil || !strings.Contains(err.Error(), "eba") {
+		t.Fatalf("registry with another kind: %v", err)
+	}
+	if _, err := (&App{}).registrySource(); err == nil || !strings.Contains(err.Error(), "registry_eba") {
+		t.Fatalf("no register at all: %v", err)
+	}
+	for _, bad := range []*App{
+		{RegistryEBA: "https://eba.example", RegistryCountry: "no"},
+		{RegistryEBA: "https://eba.example", RegistryRefresh: caddy.Duration(48 * time.Hour), RegistryMaxAge: caddy.Duration(24 * time.Hour)},
+		{RegistryEBA: "http://eba.example", Environment: EnvProduction},
+	} {
+		if err := bad.provisionEBA(); err == nil {
+			t.Fatalf("%+v provisioned", bad)
+		}
 	}
 	// Issue 16, F1: no CRL file is a bank's choice (OBGW_CRL=).
 	noCRL := &App{CRL: "set"}
