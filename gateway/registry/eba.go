@@ -218,14 +218,14 @@ func (e *EBA) add(raw json.RawMessage) error {
 func ebaProperties(raw json.RawMessage) (map[string][]string, error) {
 	var list []map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, fmt.Errorf("Properties: %w", err)
+		return nil, fmt.Errorf("member Properties: %w", err)
 	}
 	out := map[string][]string{}
 	for _, p := range list {
 		for k, v := range p {
 			vs, err := stringOrList(v)
 			if err != nil {
-				return nil, fmt.Errorf("Properties %s: %w", k, err)
+				return nil, fmt.Errorf("member Properties, %s: %w", k, err)
 			}
 			out[k] = append(out[k], vs...)
 		}
@@ -244,7 +244,7 @@ func ebaServices(list []json.RawMessage, country string) ([]string, error) {
 		}
 		codes, err := stringOrList(m[country])
 		if err != nil {
-			return nil, fmt.Errorf("Services %s: %w", country, err)
+			return nil, fmt.Errorf("member Services, %s: %w", country, err)
 		}
 		for _, c := range codes {
 			if r, ok := ebaRoles[c]; ok && !slices.Contains(roles, r) {
