@@ -33,29 +33,45 @@ const notQualified = extPrefix + "NotQualified"
 // was qualified for the use when the certificate was issued. Read-only
 // once made.
 type Anchors struct {
-	pools    map[Use]*x509.CertPool
-	services []anchor
-	// stale are the territories whose lists are past their NextUpdate by
-	// more than the grace: their CAs' certificates fail closed.
-	stale map[string]bool
+	pools     map[Use]*x509.CertPool
+	services  []anchor
+	grace     time.Duration
+	now       func() time.Time
+	lists     []*List
+	summaries []Summary
 }
 
 type anchor struct {
-	territory string
-	service   Service
+	list    *List
+	service Service
 }
 
-// NewAnchors collects the CA/QC services of lists; stale names the
-// territories of lists kept past their NextUpdate and its grace, whose
-// certificates Qualified refuses as unavailable, not as untrusted.
-func NewAnchors(lists []*List, stale map[string]bool) *Anchors {
-	a := &Anchors{pools: map[Use]*x509.CertPool{UseSeal: x509.NewCertPool(), UseWeb: x509.NewCertPool()}, stale: stale}
+// Summary is what one list in use is.
+type Summary struct {
+	Territory  string
+	Sequence   int
+	NextUpdate time.Time
+	Services   int // CA/QC services
+}
+
+// NewAnchors collects the CA/QC services of lists. A list past its
+// NextUpdate by more than grace (by now; nil is time.Now), or without
+// one (a closed scheme), is stale: Qualified refuses its CAs'
+// certificates as unavailable, not as untrusted.
+func NewAnchors(lists []*List, grace time.Duration, now func() time.Time) *Anchors {
+	if now == nil {
+		now = time.Now
+	}
+	a := &Anchors{pools: map[Use]*x509.CertPool{UseSeal: x509.NewCertPool(), UseWeb: x509.NewCertPool()}, grace: grace, now: now}
+	a.lists = lists
 	for _, l := range lists {
+		sum := Summary{Territory: l.Territory, Sequence: l.Sequence, NextUpdate: l.NextUpdate}
 		for _, s := range l.Services {
 			if !slices.ContainsFunc(s.History, func(st Status) bool { return st.Type == ServiceTypeCAQC }) {
 				continue
 			}
-			a.services = append(a.services, anchor{territory: l.Territory, service: s})
+			a.services = append(a.services, anchor{list: l, service: s})
+			sum.Services++
 			for _, use := range []Use{UseSeal, UseWeb} {
 				if slices.ContainsFunc(s.History, func(st Status) bool { return qualifiedFor(st, use) }) {
 					for _, c := range s.Certificates {
@@ -64,8 +80,25 @@ func NewAnchors(lists []*List, stale map[string]bool) *Anchors {
 				}
 			}
 		}
+		a.summaries = append(a.summaries, sum)
 	}
 	return a
+}
+
+// Stale reports whether l is past its NextUpdate and the grace.
+func (a *Anchors) Stale(l *List) bool {
+	return l.NextUpdate.IsZero() || a.now().After(l.NextUpdate.Add(a.grace))
+}
+
+// StaleTerritories are the territories whose lists are stale now.
+func (a *Anchors) StaleTerritories() []string {
+	var out []string
+	for _, l := range a.lists {
+		if a.Stale(l) {
+			out = append(out, l.Territory)
+		}
+	}
+	return out
 }
 
 // Pool is the CAs a chain for use may end at: every CA certificate of a
@@ -101,16 +134,17 @@ func (a *Anchors) Qualified(chain []*x509.Certificate, use Use) error {
 			if !slices.ContainsFunc(an.service.Certificates, func(c *x509.Certificate) bool { return sameCA(c, ca) }) {
 				continue
 			}
-			if a.stale[an.territory] {
-				return &Unqualified{Stale: true, Reason: fmt.Sprintf("the trusted list of %s, which names the CA %q, is past its next update: its certificates are refused until a current list is fetched", an.territory, ca.Subject.CommonName)}
+			territory := an.list.Territory
+			if a.Stale(an.list) {
+				return &Unqualified{Stale: true, Reason: fmt.Sprintf("the trusted list of %s, which names the CA %q, is past its next update: its certificates are refused until a current list is fetched", territory, ca.Subject.CommonName)}
 			}
 			st, ok := statusAt(an.service.History, issued)
 			switch {
 			case !ok:
-				return &Unqualified{Reason: fmt.Sprintf("the CA %q (%s) was not yet a trust service when the certificate was issued (%s)", ca.Subject.CommonName, an.territory, issued.UTC().Format(time.RFC3339))}
+				return &Unqualified{Reason: fmt.Sprintf("the CA %q (%s) was not yet a trust service when the certificate was issued (%s)", ca.Subject.CommonName, territory, issued.UTC().Format(time.RFC3339))}
 			case !qualifiedFor(st, use):
 				return &Unqualified{Reason: fmt.Sprintf("the CA %q (%s, %s) was not qualified for %s when the certificate was issued (%s): status %s since %s",
-					ca.Subject.CommonName, an.territory, an.service.Name, useName(use), issued.UTC().Format(time.RFC3339), shortURI(st.Status), st.Since.UTC().Format(time.DateOnly))}
+					ca.Subject.CommonName, territory, an.service.Name, useName(use), issued.UTC().Format(time.RFC3339), shortURI(st.Status), st.Since.UTC().Format(time.DateOnly))}
 			}
 			return nil
 		}

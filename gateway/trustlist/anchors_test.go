@@ -147,7 +147,9 @@ func TestAnchors(t *testing.T) {
 	}
 	no := mustList(t, l.no, signersOf("NO"))
 	se := mustList(t, l.se, signersOf("SE"))
-	a := NewAnchors([]*List{no, se}, nil)
+	now := day("2026-11-28")
+	clock := func() time.Time { return now }
+	a := NewAnchors([]*List{no, se}, 7*24*time.Hour, clock)
 
 	chain := func(ca *testCA, issued time.Time) []*x509.Certificate {
 		return []*x509.Certificate{ca.issue(t, issued), ca.cert}
@@ -191,13 +193,23 @@ func TestAnchors(t *testing.T) {
 	if _, err := l.signatures.issue(t, day("2024-05-01")).Verify(x509.VerifyOptions{Roots: a.Pool(UseSeal)}); err == nil {
 		t.Fatal("the signature CA is in the seal pool")
 	}
-	stale := NewAnchors([]*List{no, se}, map[string]bool{"NO": true})
+	// Norway's list past its NextUpdate and the grace: its CAs fail
+	// closed; Sweden's, due later, still decides.
+	no.NextUpdate = day("2026-11-01")
+	now = day("2026-11-05")
+	if err := a.Qualified(chain(l.seal, day("2024-05-01")), UseSeal); err != nil {
+		t.Fatalf("within the grace: %v", err)
+	}
+	now = day("2026-11-09")
 	var u *Unqualified
-	if err := stale.Qualified(chain(l.seal, day("2024-05-01")), UseSeal); !errors.As(err, &u) || !u.Stale {
+	if err := a.Qualified(chain(l.seal, day("2024-05-01")), UseSeal); !errors.As(err, &u) || !u.Stale {
 		t.Fatalf("a stale list's CA: %v", err)
 	}
-	if err := stale.Qualified(chain(l.web, day("2024-05-01")), UseWeb); err != nil {
+	if err := a.Qualified(chain(l.web, day("2024-05-01")), UseWeb); err != nil {
 		t.Fatalf("a current list's CA beside a stale one: %v", err)
+	}
+	if st := a.StaleTerritories(); len(st) != 1 || st[0] != "NO" {
+		t.Fatalf("stale territories %v, want NO", st)
 	}
 }
 
