@@ -6,6 +6,8 @@ import (
 	"encoding/asn1"
 	"errors"
 	"time"
+
+	"github.com/obgw/obgw/gateway/trustlist"
 )
 
 // Verifier checks TPP certificates against configured QTSP anchors. Its
@@ -19,6 +21,12 @@ type Verifier struct {
 	// Intermediates are issuing CAs that may complete a chain to Roots. Go
 	// does not fetch AIA intermediates, so configure them here or in Roots.
 	Intermediates *x509.CertPool
+	// TrustedLists, when set, decides instead of Roots: the CAs the EU
+	// trusted lists name as qualified for the certificate's use (seals,
+	// website authentication), each judged by its status when the
+	// certificate was issued (package trustlist). It returns the anchors
+	// in use; nil (none loaded yet) rejects with KindUnavailable.
+	TrustedLists func() *trustlist.Anchors
 	// Revocation, if set, is asked about every certificate of the chain
 	// except its anchor. An error from it rejects the certificate with
 	// KindUnavailable (fail closed). Nil skips revocation checking.
@@ -58,6 +66,7 @@ type profile struct {
 	usageText string
 	qcType    func(*QCStatements) bool
 	typeText  string
+	use       trustlist.Use // what a trusted list must grant the CA for
 }
 
 var (
@@ -69,6 +78,7 @@ var (
 		usageText: "QSealC key usage must include digitalSignature or nonRepudiation",
 		qcType:    func(q *QCStatements) bool { return q.ESeal },
 		typeText:  "QSealC must have QcType eseal (0.4.0.1862.1.6.2); send your seal certificate, not the QWAC",
+		use:       trustlist.UseSeal,
 	}
 	webProfile = profile{
 		name:      "QWAC",
@@ -78,6 +88,7 @@ var (
 		usageText: "QWAC key usage must include digitalSignature",
 		qcType:    func(q *QCStatements) bool { return q.Web },
 		typeText:  "QWAC must have QcType web (0.4.0.1862.1.6.3); use your website certificate for TLS",
+		use:       trustlist.UseWeb,
 	}
 )
 
@@ -108,7 +119,15 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 	if c == nil {
 		return nil, invalid("no certificate was presented")
 	}
-	if v.Roots == nil {
+	roots := v.Roots
+	var lists *trustlist.Anchors
+	if v.TrustedLists != nil {
+		if lists = v.TrustedLists(); lists == nil {
+			return nil, &Error{Kind: KindUnavailable, Reason: "the EU trusted lists are not loaded yet", Err: errors.New("eidas: no trusted lists")}
+		}
+		roots = lists.Pool(p.use)
+	}
+	if roots == nil {
 		return nil, &Error{Kind: KindUnavailable, Reason: "gateway has no trusted QTSP CAs configured", Err: errors.New("eidas: Verifier.Roots is nil")}
 	}
 	var now time.Time
@@ -163,7 +182,7 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 	}
 
 	chains, err := verifiable(c).Verify(x509.VerifyOptions{
-		Roots:         v.Roots,
+		Roots:         roots,
 		Intermediates: v.Intermediates,
 		CurrentTime:   now,
 		KeyUsages:     p.chainEKU,
@@ -172,6 +191,11 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 		return nil, chainError(p, err)
 	}
 	chain := chains[0]
+	if lists != nil {
+		if chain, err = qualifiedChain(lists, chains, p); err != nil {
+			return nil, err
+		}
+	}
 	var unknown error // revocation status unknown: returned with the identity
 	if v.Revocation != nil {
 		if err := v.checkRevocation(p, chain); err != nil {
@@ -201,6 +225,28 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 		}
 	}
 	return id, unknown
+}
+
+// qualifiedChain is the first of chains whose CA the trusted lists held
+// qualified for p's use when c was issued; else the first chain's
+// refusal: KindUnavailable when that CA's list is stale, KindInvalid
+// otherwise.
+func qualifiedChain(lists *trustlist.Anchors, chains [][]*x509.Certificate, p *profile) ([]*x509.Certificate, error) {
+	var first error
+	for _, chain := range chains {
+		err := lists.Qualified(chain, p.use)
+		if err == nil {
+			return chain, nil
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	var u *trustlist.Unqualified
+	if errors.As(first, &u) && u.Stale {
+		return nil, &Error{Kind: KindUnavailable, Reason: u.Reason, Err: first}
+	}
+	return nil, &Error{Kind: KindInvalid, Reason: p.name + ": " + first.Error(), Err: first}
 }
 
 // checkRevocation asks the checker about each certificate of the chain
