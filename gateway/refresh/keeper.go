@@ -62,6 +62,10 @@ type Keeper struct {
 	URL string
 	// Every is how often the source is fetched (a conditional GET).
 	Every time.Duration
+	// Unconditional fetches the whole source every time, for a source
+	// whose address is only its entry (the LOTL: the lists it points to
+	// change without it).
+	Unconditional bool
 	// Accept reads a fetched body and returns what to store and use, or
 	// why the body is refused (the last good result stays).
 	Accept func(body io.Reader) ([]byte, error)
@@ -226,6 +230,9 @@ func (k *Keeper) fetch(ctx context.Context) error {
 	prev := k.current
 	k.mu.Unlock()
 	url := k.URL
+	if k.Unconditional {
+		prev = nil
+	}
 	for hops := 0; ; hops++ {
 		body, etag, modified, err := k.get(ctx, url, prev)
 		if errors.Is(err, errNotModified) {

@@ -251,3 +251,20 @@ func TestKeeperFollowsAndFiles(t *testing.T) {
 		t.Fatalf("a changed file: read %d times, used %q", reads.Load(), *fused)
 	}
 }
+
+// TestKeeperUnconditional: an unconditional source is fetched whole each
+// time, its validators not sent, and used again.
+func TestKeeperUnconditional(t *testing.T) {
+	src := &source{body: "ok v1", etag: `"v1"`}
+	srv := httptest.NewServer(src)
+	defer srv.Close()
+	clk := &clock{t: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
+	k, used := keeper(srv.URL, nil, "a", clk)
+	k.Unconditional = true
+	k.Step(context.Background())
+	clk.add(25 * time.Hour)
+	k.Step(context.Background())
+	if src.count() != 2 || src.inm[1] != "" || len(*used) != 2 {
+		t.Fatalf("%d fetches, If-None-Match %q, used %q", src.count(), src.inm, *used)
+	}
+}

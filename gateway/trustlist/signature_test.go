@@ -2,7 +2,9 @@ package trustlist
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"crypto/x509"
+	"encoding/hex"
 	"os"
 	"strings"
 	"testing"
@@ -37,7 +39,7 @@ func pemCerts(t testing.TB, name string) []*x509.Certificate {
 // certificates, are refused.
 func TestRealLists(t *testing.T) {
 	lotlRaw := readTestdata(t, "real/eu-lotl.xml")
-	signed, by, err := Verify(lotlRaw, pemCerts(t, "real/lotl-signers-ojc-2026-1944.pem"))
+	signed, by, err := Verify(lotlRaw, PublishedSigners())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +104,7 @@ func TestRealLists(t *testing.T) {
 		t.Fatal("a changed list verified")
 	}
 	// Norway's list with the LOTL's signers, the LOTL with Norway's.
-	if _, _, err := Verify(noRaw, pemCerts(t, "real/lotl-signers-ojc-2026-1944.pem")); err == nil {
+	if _, _, err := Verify(noRaw, PublishedSigners()); err == nil {
 		t.Fatal("Norway's list verified with the LOTL's signers")
 	}
 	if _, _, err := Verify(lotlRaw, no.Signers); err == nil {
@@ -117,4 +119,23 @@ func contains(list []string, v string) bool {
 		}
 	}
 	return false
+}
+
+// TestPublishedSigners: the embedded LOTL signers are the six whose
+// SHA-256 digests the Official Journal notice publishes.
+func TestPublishedSigners(t *testing.T) {
+	want := map[string]bool{}
+	for _, prefix := range []string{"d2064fdd", "e0a620fb", "c0641c4f", "df7e2936", "b63d4167", "236103f0"} {
+		want[prefix] = true
+	}
+	signers := PublishedSigners()
+	if len(signers) != 6 {
+		t.Fatalf("%d signers, want 6", len(signers))
+	}
+	for _, c := range signers {
+		sum := sha256.Sum256(c.Raw)
+		if !want[hex.EncodeToString(sum[:4])] {
+			t.Fatalf("%s (%x) is not among the published digests", c.Subject, sum[:4])
+		}
+	}
 }
