@@ -17,6 +17,7 @@ import (
 	"github.com/obgw/obgw/gateway/eidas"
 	"github.com/obgw/obgw/gateway/registry"
 	"github.com/obgw/obgw/gateway/seal"
+	"github.com/obgw/obgw/gateway/trustlist"
 	"github.com/obgw/obgw/pemfile"
 	"github.com/obgw/obgw/pkcs11key"
 
@@ -45,6 +46,25 @@ type App struct {
 	// QTSPCAs is the path of a PEM bundle of trusted QTSP CA certificates
 	// (roots and issuing CAs; each is a trust anchor). Required.
 	QTSPCAs string `json:"qtsp_cas,omitempty"`
+	// QTSPTrustedList is the EU List of Trusted Lists (ETSI TS 119 612)
+	// instead of qtsp_cas: its https URL, or a directory of an air-gapped
+	// copy (eu-lotl.xml and the national lists, <CC>.xml or
+	// TSL_<CC>.xml). The LOTL is verified with the signers of
+	// qtsp_trusted_list_signers, each national list with those the LOTL
+	// names for it; a CA is trusted for seals or website authentication
+	// as its list says it was when a certificate was issued.
+	QTSPTrustedList string `json:"qtsp_trusted_list,omitempty"`
+	// QTSPTrustedListSigners is a PEM file of the LOTL's signing
+	// certificates as the Official Journal publishes them; default those
+	// of OJ C/2026/1944, built in.
+	QTSPTrustedListSigners string `json:"qtsp_trusted_list_signers,omitempty"`
+	// QTSPTrustedListRefresh is how often the lists are fetched (default
+	// 24h).
+	QTSPTrustedListRefresh caddy.Duration `json:"qtsp_trusted_list_refresh,omitempty"`
+	// QTSPTrustedListGrace is how long past its NextUpdate a list's CAs
+	// are still trusted; after it their certificates fail closed (503)
+	// until a current list is fetched (default 7 days).
+	QTSPTrustedListGrace caddy.Duration `json:"qtsp_trusted_list_grace,omitempty"`
 	// CRL is the path of a PEM file of X.509 CRLs issued by those CAs.
 	// Certificates they list are refused as revoked. Optional.
 	CRL string `json:"crl,omitempty"`
@@ -190,9 +210,12 @@ type App struct {
 	// registryFile is the register when it is a file, for the start-up
 	// report; nil for an http register.
 	registryFile *registry.File
-	// eba is registry_eba's register, nil without one.
-	eba *ebaRegister
-	ctx caddy.Context
+	// trustSources are the downloaded trust sources (registry_eba,
+	// qtsp_trusted_list), kept current while the configuration runs.
+	trustSources []*trustSource
+	// trustedLists is qtsp_trusted_list's, nil without.
+	trustedLists *trustlist.Set
+	ctx          caddy.Context
 }
 
 // CaddyModule returns the Caddy module information.
@@ -233,7 +256,7 @@ func (a *App) Provision(ctx caddy.Context) (err error) {
 	if err := a.metrics.register(ctx.GetMetricsRegistry()); err != nil {
 		return fmt.Errorf("obgw: metrics: %v", err)
 	}
-	a.backendOnly = a.QTSPCAs == "" && a.Registry == "" && a.RegistryEBA == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == ""
+	a.backendOnly = a.QTSPCAs == "" && a.QTSPTrustedList == "" && a.Registry == "" && a.RegistryEBA == "" && a.ContextKey == "" && a.ContextKeyFile == "" && a.ContextSigningKeyFile == "" && a.RedisURL == ""
 	if !a.backendOnly {
 		// Before any setting is loaded, so that the error names them all.
 		if err := a.refusePublishedTrust(ctx); err != nil {
@@ -322,8 +345,11 @@ func (a *App) Provision(ctx caddy.Context) (err error) {
 }
 
 func (a *App) certificateVerifier() (*eidas.Verifier, error) {
+	if a.QTSPTrustedList != "" {
+		return a.trustedListsVerifier()
+	}
 	if a.QTSPCAs == "" {
-		return nil, fmt.Errorf("obgw: qtsp_cas is required: a PEM bundle of trusted QTSP CAs")
+		return nil, fmt.Errorf("obgw: qtsp_cas is required: a PEM bundle of trusted QTSP CAs, or qtsp_trusted_list, the EU trusted lists")
 	}
 	raw, err := os.ReadFile(a.QTSPCAs)
 	if err != nil {
@@ -367,10 +393,11 @@ func (a *App) certificateVerifier() (*eidas.Verifier, error) {
 func (a *App) registrySource() (registry.Source, error) {
 	var sources registry.Chain
 	if a.RegistryEBA != "" {
-		if err := a.provisionEBA(); err != nil {
+		eba, err := a.provisionEBA()
+		if err != nil {
 			return nil, err
 		}
-		sources = append(sources, a.eba.source)
+		sources = append(sources, eba)
 	}
 	switch {
 	case a.Registry == "" && a.RegistryEBA == "":
@@ -408,8 +435,8 @@ func (a *App) Validate() error {
 // state (the last user closes the Redis client) and its seal's token.
 func (a *App) Cleanup() error {
 	a.closeKeys()
-	if a.eba != nil {
-		if err := a.eba.cleanup(); err != nil {
+	for _, s := range a.trustSources {
+		if err := s.cleanup(); err != nil {
 			return err
 		}
 	}
@@ -429,8 +456,8 @@ func (a *App) Start() error {
 	a.reportTrust(a.ctx)
 	a.metrics.publishValidity(a.validity)
 	a.jobs.start(a)
-	if a.eba != nil {
-		a.eba.start(a)
+	for _, s := range a.trustSources {
+		s.start(a)
 	}
 	a.listenCheck = time.AfterFunc(listenCheckDelay, a.warnSharedListeners)
 	return nil
@@ -439,8 +466,8 @@ func (a *App) Start() error {
 // Stop ends the background work.
 func (a *App) Stop() error {
 	a.jobs.stop()
-	if a.eba != nil {
-		a.eba.stop()
+	for _, s := range a.trustSources {
+		s.stop()
 	}
 	if a.listenCheck != nil {
 		a.listenCheck.Stop()

@@ -21,6 +21,10 @@ func init() {
 //
 //	obgw {
 //	    qtsp_cas              <pem file>
+//	    qtsp_trusted_list     <LOTL https URL | directory>
+//	    qtsp_trusted_list_signers <PEM of the LOTL's signers>
+//	    qtsp_trusted_list_refresh <duration, default 24h>
+//	    qtsp_trusted_list_grace   <duration, default 168h>
 //	    crl                   <pem file>
 //	    registry              <json file | https url>
 //	    registry eba          <https url | file>
@@ -90,7 +94,8 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 			arg = args[0]
 		} else if name != "context_key" && name != "context_key_file" && name != "redis_url" && name != "ocsp_override" && name != "environment" && name != "crl" && name != "diagnostics" &&
 			name != "context_signing_key_file" && name != "context_audience" && name != "bank_seal_cert" && name != "bank_seal_key" &&
-			name != "registry" && name != "registry_eba" && name != "trust_store" && name != "trust_sources_ca" {
+			name != "registry" && name != "registry_eba" && name != "trust_store" && name != "trust_sources_ca" &&
+			name != "qtsp_cas" && name != "qtsp_trusted_list" && name != "qtsp_trusted_list_signers" {
 			// Only these may be empty (an environment placeholder set
 			// empty): the process then makes its own key, keeps its state
 			// in memory, is a production deployment, or reads no CRL file
@@ -104,6 +109,14 @@ func (a *App) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 		switch name {
 		case "qtsp_cas":
 			a.QTSPCAs = arg
+		case "qtsp_trusted_list":
+			a.QTSPTrustedList = arg
+		case "qtsp_trusted_list_signers":
+			a.QTSPTrustedListSigners = arg
+		case "qtsp_trusted_list_refresh":
+			a.QTSPTrustedListRefresh, err = parseDuration(arg)
+		case "qtsp_trusted_list_grace":
+			a.QTSPTrustedListGrace, err = parseDuration(arg)
 		case "crl":
 			a.CRL = arg
 		case "registry":

@@ -160,7 +160,7 @@ func TestUnmarshalApp(t *testing.T) {
 		{RegistryEBA: "https://eba.example", RegistryRefresh: caddy.Duration(48 * time.Hour), RegistryMaxAge: caddy.Duration(24 * time.Hour)},
 		{RegistryEBA: "http://eba.example", Environment: EnvProduction},
 	} {
-		if err := bad.provisionEBA(); err == nil {
+		if _, err := bad.provisionEBA(); err == nil {
 			t.Fatalf("%+v provisioned", bad)
 		}
 	}

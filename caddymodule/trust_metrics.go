@@ -7,16 +7,16 @@ import (
 )
 
 // trustSources are the downloaded trust sources of the running
-// configurations (an EBA register each at most), for the metrics: added
-// as one starts, removed as it stops.
-var trustSources sync.Map // *ebaRegister → source label
+// configurations, for the metrics: added as one starts, removed as it
+// stops.
+var trustSources sync.Map // *trustSource → source label
 
 var (
 	trustFetchedDesc = prometheus.NewDesc("obgw_trust_source_fetched_timestamp_seconds",
 		"When each downloaded trust source in use was last fetched (a conditional GET answered 304 counts); 0 before the first. Past its max age lookups fail closed.",
 		[]string{"source"}, nil)
 	trustEntriesDesc = prometheus.NewDesc("obgw_trust_source_entries",
-		"What each downloaded trust source in use holds: the EBA register's institutions.",
+		"What each downloaded trust source in use holds: the EBA register's institutions, the trusted lists' qualified CA services.",
 		[]string{"source"}, nil)
 )
 
@@ -31,7 +31,7 @@ func (trustCollector) Describe(ch chan<- *prometheus.Desc) {
 func (trustCollector) Collect(ch chan<- prometheus.Metric) {
 	seen := map[string]bool{}
 	trustSources.Range(func(k, v any) bool {
-		e, source := k.(*ebaRegister), v.(string)
+		e, source := k.(*trustSource), v.(string)
 		if seen[source] {
 			return true // a reload's old and new configuration: one series
 		}
@@ -40,8 +40,8 @@ func (trustCollector) Collect(ch chan<- prometheus.Metric) {
 		if f := e.keeper.Fetched(); !f.IsZero() {
 			fetched = float64(f.UnixNano()) / 1e9
 		}
-		if r := e.source.Register(); r != nil {
-			entries = float64(r.Len())
+		if n := e.entries(); n > 0 {
+			entries = float64(n)
 		}
 		ch <- prometheus.MustNewConstMetric(trustFetchedDesc, prometheus.GaugeValue, fetched, source)
 		ch <- prometheus.MustNewConstMetric(trustEntriesDesc, prometheus.GaugeValue, entries, source)

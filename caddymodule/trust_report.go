@@ -62,7 +62,7 @@ func (a *App) trustProblems(t time.Time) []string {
 		return nil
 	}
 	var down []string
-	if !slices.ContainsFunc(a.validity.cas, func(c *x509.Certificate) bool { return valid(c, t) }) {
+	if a.QTSPTrustedList == "" && !slices.ContainsFunc(a.validity.cas, func(c *x509.Certificate) bool { return valid(c, t) }) {
 		down = append(down, "qtsp_cas")
 	}
 	for _, c := range a.validity.crls {
@@ -80,8 +80,10 @@ func (a *App) trustProblems(t time.Time) []string {
 			break
 		}
 	}
-	if a.eba != nil && a.eba.problem(t) {
-		down = append(down, "registry_eba")
+	for _, s := range a.trustSources {
+		if s.failsClosed(t) {
+			down = append(down, s.name)
+		}
 	}
 	return down
 }
