@@ -6,7 +6,9 @@ import (
 	"crypto/x509"
 	"encoding/asn1"
 	"encoding/hex"
+	"errors"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -157,6 +159,11 @@ func certError(err error) *bgerror.Error {
 	case eidas.KindRevoked:
 		return bgerror.New(bgerror.CodeCertificateRevoked, err.Error())
 	case eidas.KindUnavailable:
+		var e *eidas.Error
+		if errors.As(err, &e) && strings.Contains(e.Reason, "trusted list") {
+			// The EU trusted lists not loaded, or the CA's list stale.
+			return bgerror.New(bgerror.CodeServiceUnavailable, "the certificate's CA cannot be checked now: "+e.Reason+"; retry later")
+		}
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the revocation status of the certificate cannot be established; retry later")
 	default:
 		return bgerror.New(bgerror.CodeCertificateInvalid, err.Error())

@@ -67,11 +67,20 @@ func (signatureCheck) check(x *exchange) error {
 	// A refusal before the request authenticated goes out unsigned: its
 	// code is one of the checks before and of the signature (the exact
 	// cases: TestStrangersCostNoSignature).
-	if h.Get("Signature") == "" && x.response.StatusCode >= 400 && x.response.StatusCode < 500 {
+	// So is a 503 of the certificate check when the EU trusted lists that
+	// decide it are not loaded or stale (TestTrustedListsInProduction).
+	if h.Get("Signature") == "" && x.response.StatusCode >= 400 && x.response.StatusCode < 500 || x.response.StatusCode == http.StatusServiceUnavailable {
 		var e struct {
-			TPPMessages []struct{ Code string } `json:"tppMessages"`
+			TPPMessages []struct{ Code, Text string } `json:"tppMessages"`
 		}
-		if json.Unmarshal(x.wire, &e) == nil && len(e.TPPMessages) > 0 && preAuthenticationCodes[e.TPPMessages[0].Code] {
+		preAuth := func() bool {
+			m := e.TPPMessages[0]
+			if x.response.StatusCode == http.StatusServiceUnavailable {
+				return m.Code == "SERVICE_UNAVAILABLE" && strings.Contains(m.Text, "trusted list")
+			}
+			return preAuthenticationCodes[m.Code]
+		}
+		if h.Get("Signature") == "" && json.Unmarshal(x.wire, &e) == nil && len(e.TPPMessages) > 0 && preAuth() {
 			if h.Get("Digest") != "" || h.Get("ASPSP-Signature-Certificate") != "" {
 				return errors.New("an unsigned refusal carries Digest or ASPSP-Signature-Certificate")
 			}

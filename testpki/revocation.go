@@ -41,6 +41,9 @@ func (p *PKI) IssueTPPCertificate(id string, kind CertificateKind, urls Revocati
 		like = t.Web.Certificate
 	}
 	prof := s.profile(kind, like.NotBefore, like.NotAfter)
+	// The TPP's own identifier: an unpublished PKI numbers its TPPs
+	// otherwise than tppSpecs.
+	prof.OrganizationIdentifier = t.OrganizationIdentifier
 	if urls.OCSP != "" {
 		prof.OCSPServer = []string{urls.OCSP}
 	}

@@ -1,0 +1,214 @@
+package integration
+
+import (
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"math/big"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/obgw/obgw/gateway/trustlist/tltest"
+	"github.com/obgw/obgw/testpki"
+	"github.com/obgw/obgw/tppclient"
+)
+
+// listSigner is a key and self-signed certificate that signs a trusted
+// list.
+type listSigner struct {
+	key  crypto.Signer
+	cert *x509.Certificate
+}
+
+func newListSigner(t *testing.T, name string) *listSigner {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(time.Now().UnixNano()), Subject: pkix.Name{CommonName: name},
+		NotBefore: time.Now().AddDate(-1, 0, 0), NotAfter: time.Now().AddDate(5, 0, 0), KeyUsage: x509.KeyUsageDigitalSignature}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, key.Public(), key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, _ := x509.ParseCertificate(der)
+	return &listSigner{key: key, cert: c}
+}
+
+// listsServer serves a LOTL and Norway's list over https with the
+// production PKI's server certificate.
+type listsServer struct {
+	srv  *httptest.Server
+	mu   sync.Mutex
+	docs map[string][]byte
+}
+
+func newListsServer(t *testing.T) *listsServer {
+	t.Helper()
+	s := &listsServer{docs: map[string][]byte{}}
+	cert, err := tls.LoadX509KeyPair(filepath.Join(productionPKIDir, testpki.FileServer), filepath.Join(productionPKIDir, testpki.FileServerKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if d, ok := s.docs[r.URL.Path]; ok {
+			w.Write(d)
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	s.srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	s.srv.StartTLS()
+	t.Cleanup(s.srv.Close)
+	return s
+}
+
+func (s *listsServer) url(path string) string {
+	return "https://localhost:" + s.srv.URL[strings.LastIndex(s.srv.URL, ":")+1:] + path
+}
+
+// publish signs a LOTL (by lotl) pointing at Norway's list (by no),
+// which holds the production PKI's issuing CA with history, and serves
+// both.
+func (s *listsServer) publish(t *testing.T, lotl, no *listSigner, nextUpdate time.Time, history []tltest.Status) {
+	t.Helper()
+	issued := time.Now().Add(-time.Hour).UTC().Truncate(time.Second)
+	l, err := tltest.Sign(tltest.List{Territory: "EU", Sequence: 400, Issued: issued, NextUpdate: issued.AddDate(0, 6, 0), Pointers: []tltest.Pointer{
+		{Territory: "EU", Location: s.url("/eu-lotl.xml"), Signers: []*x509.Certificate{lotl.cert}},
+		{Territory: "NO", Location: s.url("/NO_TL.xml"), Signers: []*x509.Certificate{no.cert}},
+	}}, lotl.key, lotl.cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := tltest.Sign(tltest.List{Territory: "NO", Sequence: 90, Issued: issued, NextUpdate: nextUpdate, Services: []tltest.Service{
+		{Name: "Example QTSP Issuing CA", CA: productionPKI.Issuing.Certificate, History: history},
+	}}, no.key, no.cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.mu.Lock()
+	s.docs["/eu-lotl.xml"], s.docs["/NO_TL.xml"] = l, n
+	s.mu.Unlock()
+}
+
+func writePEM(t *testing.T, c *x509.Certificate) string {
+	path := filepath.Join(t.TempDir(), "signers.pem")
+	if err := os.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: c.Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// askConsentAs asks for a bank-offered consent signed by s.
+func askConsentAs(t *testing.T, g *gateway, s *tppclient.Signer) response {
+	t.Helper()
+	req := newRequest(t, g, http.MethodPost, "/v1/bank-offered-consents", nil)
+	req.Header.Set("TPP-Session-ID", uuid.NewString())
+	req.Header.Set("TPP-Redirect-URI", "https://tpp.example.no/cb")
+	req.Header.Set("PSU-IP-Address", "192.0.2.10")
+	if err := s.Sign(req, nil); err != nil {
+		t.Fatal(err)
+	}
+	return send(t, client(nil), req)
+}
+
+// TestTrustedListsInProduction (issue 28): a production deployment
+// configured only with the EU trusted lists' address (the LOTL, verified
+// with the pinned signer, pointing at Norway's list) and the EBA
+// register's accepts the registered TPP whose QSealC a CA granted for
+// seals issued, and refuses, each with its Berlin Group code: a
+// certificate of a CA the lists do not name (CERTIFICATE_INVALID), one of
+// a CA granted for e-signatures only (CERTIFICATE_INVALID, saying so),
+// one of a CA whose list is past its next update and the grace (503), and
+// every one while the LOTL's signer is not the pinned one (503, readiness
+// names qtsp_trusted_list).
+func TestTrustedListsInProduction(t *testing.T) {
+	crl := httptest.NewServer(testpki.NewCRLDistributionPoint(productionPKI.CRL))
+	defer crl.Close()
+	issue := func(id string) *tppclient.Signer {
+		kp, err := productionPKI.IssueTPPCertificate(id, testpki.Seal, testpki.RevocationURLs{CRL: crl.URL + "/issuing.crl"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &tppclient.Signer{Key: kp.Key, Certificate: kp.Certificate.Raw}
+	}
+	tpp, impostor := issue("tpp"), issue("untrusted")
+	eba := newEBASource(t, ebaExportOf(t))
+	lotlSigner, noSigner := newListSigner(t, "Test LOTL signer"), newListSigner(t, "Test NO list signer")
+	deploy := func(t *testing.T, lists *listsServer, pinned *listSigner) *gateway {
+		t.Helper()
+		env := append(ebaEnv(eba.url(), filepath.Join(t.TempDir(), "trust.db")),
+			"OBGW_QTSP=trusted-lists", "OBGW_QTSP_TRUSTED_LIST="+lists.url("/eu-lotl.xml"), "OBGW_QTSP_TRUSTED_LIST_SIGNERS="+writePEM(t, pinned.cert))
+		return startGateway(t, "Caddyfile", env...)
+	}
+	waitFor := func(t *testing.T, g *gateway, s *tppclient.Signer, status int) response {
+		t.Helper()
+		for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(200 * time.Millisecond) {
+			got := askConsentAs(t, g, s)
+			if got.status == status || time.Now().After(deadline) {
+				return got
+			}
+		}
+	}
+	granted := func(uses ...string) []tltest.Status {
+		return []tltest.Status{{Status: tltest.Granted, Since: time.Now().AddDate(-5, 0, 0), Uses: uses}}
+	}
+
+	t.Run("granted for seals", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 6, 0), granted(tltest.Seals, tltest.Web))
+		g := deploy(t, lists, lotlSigner)
+		if got := waitFor(t, g, tpp, http.StatusCreated); got.status != http.StatusCreated {
+			t.Fatalf("the registered TPP: %d %s\n%s", got.status, got.body, g.logs())
+		}
+		wantCode(t, "a CA the lists do not name", askConsentAs(t, g, impostor), http.StatusUnauthorized, "CERTIFICATE_INVALID")
+		if !strings.Contains(g.logs(), `"msg":"trust source fetched"`) {
+			t.Fatalf("the lists' fetch is not logged:\n%s", g.logs())
+		}
+	})
+	t.Run("granted for e-signatures only", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 6, 0), granted(tltest.Signatures))
+		g := deploy(t, lists, lotlSigner)
+		got := waitFor(t, g, tpp, http.StatusUnauthorized)
+		wantCode(t, "a CA granted for e-signatures only", got, http.StatusUnauthorized, "CERTIFICATE_INVALID")
+		if !strings.Contains(string(got.body), "not qualified for electronic seals") {
+			t.Fatalf("the refusal does not say why: %s", got.body)
+		}
+	})
+	t.Run("a list past its next update and grace", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 0, -30), granted(tltest.Seals))
+		g := deploy(t, lists, lotlSigner)
+		got := waitFor(t, g, tpp, http.StatusServiceUnavailable)
+		wantCode(t, "a stale list", got, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		if !strings.Contains(string(got.body), "past its next update") {
+			t.Fatalf("the refusal does not say why: %s", got.body)
+		}
+	})
+	t.Run("a LOTL by another signer", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, newListSigner(t, "Rogue"), noSigner, time.Now().AddDate(0, 6, 0), granted(tltest.Seals))
+		g := deploy(t, lists, lotlSigner)
+		wantCode(t, "lists that do not verify", askConsentAs(t, g, tpp), http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
+		if got := internalGet(t, "http://"+g.health+"/readyz"); got.status != http.StatusServiceUnavailable || !strings.Contains(string(got.body), "qtsp_trusted_list") {
+			t.Fatalf("readiness without lists: %d %s", got.status, got.body)
+		}
+	})
+}
