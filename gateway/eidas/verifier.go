@@ -187,6 +187,14 @@ func (v *Verifier) verify(c *x509.Certificate, p *profile) (*Identity, error) {
 		CurrentTime:   now,
 		KeyUsages:     p.chainEKU,
 	})
+	if err != nil && lists != nil {
+		// A chain to a qualified CA not granted for this use: say so.
+		if anyChains, aerr := verifiable(c).Verify(x509.VerifyOptions{Roots: lists.AnyPool(), Intermediates: v.Intermediates, CurrentTime: now, KeyUsages: p.chainEKU}); aerr == nil {
+			if _, qerr := qualifiedChain(lists, anyChains, p); qerr != nil {
+				return nil, qerr
+			}
+		}
+	}
 	if err != nil {
 		return nil, chainError(p, err)
 	}

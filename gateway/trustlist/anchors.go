@@ -62,7 +62,7 @@ func NewAnchors(lists []*List, grace time.Duration, now func() time.Time) *Ancho
 	if now == nil {
 		now = time.Now
 	}
-	a := &Anchors{pools: map[Use]*x509.CertPool{UseSeal: x509.NewCertPool(), UseWeb: x509.NewCertPool()}, grace: grace, now: now}
+	a := &Anchors{pools: map[Use]*x509.CertPool{UseSeal: x509.NewCertPool(), UseWeb: x509.NewCertPool(), useAny: x509.NewCertPool()}, grace: grace, now: now}
 	a.lists = lists
 	for _, l := range lists {
 		sum := Summary{Territory: l.Territory, Sequence: l.Sequence, NextUpdate: l.NextUpdate}
@@ -72,6 +72,9 @@ func NewAnchors(lists []*List, grace time.Duration, now func() time.Time) *Ancho
 			}
 			a.services = append(a.services, anchor{list: l, service: s})
 			sum.Services++
+			for _, c := range s.Certificates {
+				a.pools[useAny].AddCert(c)
+			}
 			for _, use := range []Use{UseSeal, UseWeb} {
 				if slices.ContainsFunc(s.History, func(st Status) bool { return qualifiedFor(st, use) }) {
 					for _, c := range s.Certificates {
@@ -101,10 +104,18 @@ func (a *Anchors) StaleTerritories() []string {
 	return out
 }
 
+// useAny pools every CA/QC service's certificates, whatever its use.
+const useAny Use = ""
+
 // Pool is the CAs a chain for use may end at: every CA certificate of a
 // service qualified for use at some time (Qualified then checks the
 // time).
 func (a *Anchors) Pool(use Use) *x509.CertPool { return a.pools[use] }
+
+// AnyPool is every CA/QC service's CA, whatever it is qualified for: a
+// chain refused by Pool(use) that ends here was issued by a qualified CA
+// not granted for use, which Qualified then says.
+func (a *Anchors) AnyPool() *x509.CertPool { return a.pools[useAny] }
 
 // Len is the number of CA/QC services.
 func (a *Anchors) Len() int { return len(a.services) }
