@@ -95,6 +95,33 @@ func TestRealLists(t *testing.T) {
 		t.Fatalf("%d granted seal CAs in Norway's list, want 5 (Buypass and Commfides): %v", len(seals), seals)
 	}
 
+	// Norway's qualified CAs come out trusted for what they are granted,
+	// judged while the list was current: a certificate each issued in
+	// 2025 (a leaf made here, under the real CA certificate).
+	when := time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC)
+	anchors := NewAnchors([]*List{list}, 7*24*time.Hour, func() time.Time { return when })
+	leafOf := func(ca *x509.Certificate) *x509.Certificate {
+		return &x509.Certificate{NotBefore: time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC), Issuer: ca.Subject, RawIssuer: ca.RawSubject}
+	}
+	trusted := map[Use]int{}
+	for _, svc := range list.Services {
+		cur := svc.History[0]
+		if cur.Type != ServiceTypeCAQC || cur.Status != StatusGranted || len(svc.Certificates) == 0 {
+			continue
+		}
+		for _, use := range []Use{UseSeal, UseWeb} {
+			err := anchors.Qualified([]*x509.Certificate{leafOf(svc.Certificates[0]), svc.Certificates[0]}, use)
+			if granted := contains(cur.Uses, string(use)); granted != (err == nil) {
+				t.Fatalf("%s for %s: granted %v, decided %v", svc.Name, use, granted, err)
+			} else if granted {
+				trusted[use]++
+			}
+		}
+	}
+	if trusted[UseSeal] != 5 || trusted[UseWeb] == 0 {
+		t.Fatalf("Norway's CAs trusted for seals %d (want 5), for websites %d", trusted[UseSeal], trusted[UseWeb])
+	}
+
 	// Changed content: refused.
 	tampered := bytes.Replace(noRaw, []byte("<TSLSequenceNumber>87<"), []byte("<TSLSequenceNumber>88<"), 1)
 	if bytes.Equal(tampered, noRaw) {
