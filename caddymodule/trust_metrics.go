@@ -15,6 +15,9 @@ var (
 	trustFetchedDesc = prometheus.NewDesc("obgw_trust_source_fetched_timestamp_seconds",
 		"When each downloaded trust source in use was last fetched (a conditional GET answered 304 counts); 0 before the first. Past its max age lookups fail closed.",
 		[]string{"source"}, nil)
+	trustedListNextUpdateDesc = prometheus.NewDesc("obgw_trusted_list_next_update_timestamp_seconds",
+		"NextUpdate of each national trusted list in use, by territory: past it and the grace (qtsp_trusted_list_grace), that territory's CAs fail closed.",
+		[]string{"territory"}, nil)
 	trustEntriesDesc = prometheus.NewDesc("obgw_trust_source_entries",
 		"What each downloaded trust source in use holds: the EBA register's institutions, the trusted lists' qualified CA services.",
 		[]string{"source"}, nil)
@@ -26,6 +29,7 @@ type trustCollector struct{}
 func (trustCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- trustFetchedDesc
 	ch <- trustEntriesDesc
+	ch <- trustedListNextUpdateDesc
 }
 
 func (trustCollector) Collect(ch chan<- prometheus.Metric) {
@@ -45,6 +49,11 @@ func (trustCollector) Collect(ch chan<- prometheus.Metric) {
 		}
 		ch <- prometheus.MustNewConstMetric(trustFetchedDesc, prometheus.GaugeValue, fetched, source)
 		ch <- prometheus.MustNewConstMetric(trustEntriesDesc, prometheus.GaugeValue, entries, source)
+		if e.lists != nil {
+			for _, l := range e.lists() {
+				ch <- prometheus.MustNewConstMetric(trustedListNextUpdateDesc, prometheus.GaugeValue, float64(l.NextUpdate.Unix()), l.Territory)
+			}
+		}
 		return true
 	})
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/caddyserver/caddy/v2"
 
 	"github.com/obgw/obgw/gateway/refresh"
+	"github.com/obgw/obgw/gateway/trustlist"
 	"github.com/obgw/obgw/pemfile"
 )
 
@@ -30,6 +31,8 @@ type trustSource struct {
 	failsClosed func(t time.Time) bool
 	// loaded logs the source in use at start.
 	loaded func(a *App)
+	// lists are the trusted lists in use (nil for other sources).
+	lists func() []trustlist.Summary
 
 	poolKey string // of the trust store in stores
 	cancel  context.CancelFunc

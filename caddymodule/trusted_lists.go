@@ -98,6 +98,7 @@ func (a *App) trustedListsVerifier() (*eidas.Verifier, error) {
 			return -1
 		},
 		failsClosed: func(time.Time) bool { return set.Anchors() == nil },
+		lists:       set.Lists,
 		loaded: func(a *App) {
 			var lists []string
 			for _, l := range set.Lists() {

@@ -55,11 +55,12 @@ type listsServer struct {
 	srv  *httptest.Server
 	mu   sync.Mutex
 	docs map[string][]byte
+	gets map[string]int
 }
 
 func newListsServer(t *testing.T) *listsServer {
 	t.Helper()
-	s := &listsServer{docs: map[string][]byte{}}
+	s := &listsServer{docs: map[string][]byte{}, gets: map[string]int{}}
 	cert, err := tls.LoadX509KeyPair(filepath.Join(productionPKIDir, testpki.FileServer), filepath.Join(productionPKIDir, testpki.FileServerKey))
 	if err != nil {
 		t.Fatal(err)
@@ -67,6 +68,7 @@ func newListsServer(t *testing.T) *listsServer {
 	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		s.gets[r.URL.Path]++
 		if d, ok := s.docs[r.URL.Path]; ok {
 			w.Write(d)
 			return
@@ -78,6 +80,8 @@ func newListsServer(t *testing.T) *listsServer {
 	t.Cleanup(s.srv.Close)
 	return s
 }
+
+func (s *listsServer) fetches(path string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.gets[path] }
 
 func (s *listsServer) url(path string) string {
 	return "https://localhost:" + s.srv.URL[strings.LastIndex(s.srv.URL, ":")+1:] + path
@@ -180,6 +184,26 @@ func TestTrustedListsInProduction(t *testing.T) {
 		wantCode(t, "a CA the lists do not name", askConsentAs(t, g, impostor), http.StatusUnauthorized, "CERTIFICATE_INVALID")
 		if !strings.Contains(g.logs(), `"msg":"trust source fetched"`) {
 			t.Fatalf("the lists' fetch is not logged:\n%s", g.logs())
+		}
+	})
+	t.Run("two instances on PostgreSQL", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 6, 0), granted(tltest.Seals))
+		db := databaseEnv(t, "postgres")
+		env := append(ebaEnv(eba.url(), strings.TrimPrefix(db[0], "OBGW_DATABASE_URL=")), append(db,
+			"OBGW_QTSP=trusted-lists", "OBGW_QTSP_TRUSTED_LIST="+lists.url("/eu-lotl.xml"), "OBGW_QTSP_TRUSTED_LIST_SIGNERS="+writePEM(t, lotlSigner.cert))...)
+		first, second := startGateway(t, "Caddyfile", env...), startGateway(t, "Caddyfile", env...)
+		for _, g := range []*gateway{first, second} {
+			if got := waitFor(t, g, tpp, http.StatusCreated); got.status != http.StatusCreated {
+				t.Fatalf("the registered TPP: %d %s\n%s", got.status, got.body, g.logs())
+			}
+		}
+		if n := lists.fetches("/eu-lotl.xml"); n != 1 {
+			t.Fatalf("two instances fetched the LOTL %d times, want once between them", n)
+		}
+		m := scrape(t, "http://"+second.health+"/metrics")
+		if m[`obgw_trusted_list_next_update_timestamp_seconds{territory="NO"}`] < float64(time.Now().Unix()) || m[`obgw_trust_source_entries{source="qtsp_trusted_list"}`] != 1 {
+			t.Fatalf("the trusted lists' metrics: %v", m)
 		}
 	})
 	t.Run("granted for e-signatures only", func(t *testing.T) {
