@@ -121,6 +121,11 @@ func writePEM(t *testing.T, c *x509.Certificate) string {
 
 // askConsentAs asks for a bank-offered consent signed by s.
 func askConsentAs(t *testing.T, g *gateway, s *tppclient.Signer) response {
+	return askConsentOver(t, g, s, client(nil))
+}
+
+// askConsentOver asks for it over c (presenting c's QWAC, if any).
+func askConsentOver(t *testing.T, g *gateway, s *tppclient.Signer, c *http.Client) response {
 	t.Helper()
 	req := newRequest(t, g, http.MethodPost, "/v1/bank-offered-consents", nil)
 	req.Header.Set("TPP-Session-ID", uuid.NewString())
@@ -129,14 +134,16 @@ func askConsentAs(t *testing.T, g *gateway, s *tppclient.Signer) response {
 	if err := s.Sign(req, nil); err != nil {
 		t.Fatal(err)
 	}
-	return send(t, client(nil), req)
+	return send(t, c, req)
 }
 
 // TestTrustedListsInProduction (issue 28): a production deployment
 // configured only with the EU trusted lists' address (the LOTL, verified
 // with the pinned signer, pointing at Norway's list) and the EBA
 // register's accepts the registered TPP whose QSealC a CA granted for
-// seals issued, and refuses, each with its Berlin Group code: a
+// seals issued (with its QWAC in the TLS handshake when the CA is granted
+// for websites too), and refuses, each with its Berlin Group code: a QWAC
+// of a CA granted for seals only (CERTIFICATE_INVALID), a
 // certificate of a CA the lists do not name (CERTIFICATE_INVALID), one of
 // a CA granted for e-signatures only (CERTIFICATE_INVALID, saying so),
 // one of a CA whose list is past its next update and the grace (503), and
@@ -153,6 +160,10 @@ func TestTrustedListsInProduction(t *testing.T) {
 		return &tppclient.Signer{Key: kp.Key, Certificate: kp.Certificate.Raw}
 	}
 	tpp, impostor := issue("tpp"), issue("untrusted")
+	qwac, err := productionPKI.IssueTPPCertificate("tpp", testpki.Web, testpki.RevocationURLs{CRL: crl.URL + "/issuing.crl"})
+	if err != nil {
+		t.Fatal(err)
+	}
 	eba := newEBASource(t, ebaExportOf(t))
 	lotlSigner, noSigner := newListSigner(t, "Test LOTL signer"), newListSigner(t, "Test NO list signer")
 	deploy := func(t *testing.T, lists *listsServer, pinned *listSigner) *gateway {
@@ -182,6 +193,9 @@ func TestTrustedListsInProduction(t *testing.T) {
 			t.Fatalf("the registered TPP: %d %s\n%s", got.status, got.body, g.logs())
 		}
 		wantCode(t, "a CA the lists do not name", askConsentAs(t, g, impostor), http.StatusUnauthorized, "CERTIFICATE_INVALID")
+		if got := askConsentOver(t, g, tpp, client(qwac)); got.status != http.StatusCreated {
+			t.Fatalf("with a QWAC of a CA granted for websites: %d %s", got.status, got.body)
+		}
 		if !strings.Contains(g.logs(), `"msg":"trust source fetched"`) {
 			t.Fatalf("the lists' fetch is not logged:\n%s", g.logs())
 		}
@@ -204,6 +218,19 @@ func TestTrustedListsInProduction(t *testing.T) {
 		m := scrape(t, "http://"+second.health+"/metrics")
 		if m[`obgw_trusted_list_next_update_timestamp_seconds{territory="NO"}`] < float64(time.Now().Unix()) || m[`obgw_trust_source_entries{source="qtsp_trusted_list"}`] != 1 {
 			t.Fatalf("the trusted lists' metrics: %v", m)
+		}
+	})
+	t.Run("a QWAC of a CA granted for seals only", func(t *testing.T) {
+		lists := newListsServer(t)
+		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 6, 0), granted(tltest.Seals))
+		g := deploy(t, lists, lotlSigner)
+		if got := waitFor(t, g, tpp, http.StatusCreated); got.status != http.StatusCreated {
+			t.Fatalf("the seal alone: %d %s", got.status, got.body)
+		}
+		got := askConsentOver(t, g, tpp, client(qwac))
+		wantCode(t, "a QWAC of a CA not granted for websites", got, http.StatusUnauthorized, "CERTIFICATE_INVALID")
+		if !strings.Contains(string(got.body), "not qualified for website authentication") {
+			t.Fatalf("the refusal does not say why: %s", got.body)
 		}
 	})
 	t.Run("granted for e-signatures only", func(t *testing.T) {
