@@ -1,7 +1,9 @@
 package backend
 
 import (
+	"maps"
 	"net/url"
+	"slices"
 
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -20,7 +22,24 @@ const (
 	SCAIdentified = "identified"
 	SCAConfirmed  = "confirmed"
 	SCAFailed     = "failed"
+	// SCAAbandoned is told by the retention sweep (store.Swept), not by
+	// ObserveSCA.
+	SCAAbandoned = "abandoned"
 )
+
+// SCAFunnel is every step and reason the funnel can tell, as pairs:
+// the steps with no reason, and the failed step with each reason.
+func SCAFunnel() [][2]string {
+	out := [][2]string{{SCAStarted, ""}, {SCAIdentified, ""}, {SCAConfirmed, ""}, {SCAAbandoned, ""}}
+	seen := map[string]bool{}
+	for _, r := range append(slices.Sorted(maps.Values(failureReasons)), "unavailable", "refused") {
+		if !seen[r] {
+			seen[r] = true
+			out = append(out, [2]string{SCAFailed, r})
+		}
+	}
+	return out
+}
 
 // scaPurposes are the purposes of the flows the funnel follows.
 var scaPurposes = []string{PurposeConsent, PurposeUser, PurposePayment, PurposeBasket, PurposeCancellation}

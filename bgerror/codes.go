@@ -1,6 +1,10 @@
 package bgerror
 
-import "net/http"
+import (
+	"maps"
+	"net/http"
+	"slices"
+)
 
 // Berlin Group error codes used by obgw (contract section 2).
 const (
@@ -58,6 +62,11 @@ var defaultStatus = map[string]int{
 	CodeServiceUnavailable:  http.StatusServiceUnavailable,
 	CodeRequestedFormats:    http.StatusNotAcceptable,
 	CodePaymentFailed:       http.StatusBadRequest,
+}
+
+// Codes returns every code the contract gives a status, sorted.
+func Codes() []string {
+	return slices.Sorted(maps.Keys(defaultStatus))
 }
 
 // StatusOf returns the HTTP status the contract gives code, or 400 for a

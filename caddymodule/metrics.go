@@ -6,7 +6,9 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/obgw/obgw/backend"
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
 )
 
@@ -114,6 +116,7 @@ func newMetrics() *metrics {
 			Help: "Failed fetches of each downloaded trust source (unreachable, refused, or not what it should be); the last good copy stays in use.",
 		}, []string{"source"}),
 	}
+	m.initSeries()
 	for _, c := range gateway.Checks() {
 		for d := 1; d < gateway.NumDecisions; d++ {
 			for mode, name := range []string{"enforce", "report_only"} {
@@ -122,6 +125,32 @@ func newMetrics() *metrics {
 		}
 	}
 	return m
+}
+
+// initSeries makes the documented series of known label values, at
+// zero, so that dashboards and alerts see them from the first scrape
+// (TestDocumentedMetricsFromTheStart).
+func (m *metrics) initSeries() {
+	for _, code := range bgerror.Codes() {
+		m.rejects.WithLabelValues(code)
+	}
+	for _, kind := range []string{"sca_flows", "sessions", "consents", "sealing_keys", "allowances"} {
+		m.deleted.WithLabelValues(kind)
+	}
+	for _, op := range store.Operations() {
+		m.store.WithLabelValues(op)
+	}
+	for _, cmd := range []string{"set", "evalsha", "eval", "zrem", "ping", "pipeline"} {
+		m.redis.WithLabelValues(cmd)
+	}
+	for _, s := range backend.SCAFunnel() {
+		m.scaFlows.WithLabelValues(s[0], s[1])
+	}
+	for _, source := range []string{"registry_eba", "qtsp_trusted_list"} {
+		m.trustFailures.WithLabelValues(source)
+	}
+	// Answers are many combinations; readiness's is there from the start.
+	m.responses.WithLabelValues(familyHealth, "200", "", byGateway)
 }
 
 // register puts m's collectors in a configuration's registry.
@@ -176,5 +205,5 @@ func (m *metrics) swept(n store.Swept) {
 	m.deleted.WithLabelValues("consents").Add(float64(n.Consents))
 	m.deleted.WithLabelValues("sealing_keys").Add(float64(n.SealingKeys))
 	m.deleted.WithLabelValues("allowances").Add(float64(n.Allowances))
-	m.scaFlows.WithLabelValues("abandoned", "").Add(float64(n.Abandoned))
+	m.scaFlows.WithLabelValues(backend.SCAAbandoned, "").Add(float64(n.Abandoned))
 }

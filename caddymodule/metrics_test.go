@@ -61,6 +61,7 @@ func TestMetricsSurviveReload(t *testing.T) {
 	want := `
 # HELP obgw_responses_total Answers by route family, HTTP status, Berlin Group code (empty when the answer is not a Berlin Group error) and producer (gateway, backend or upstream).
 # TYPE obgw_responses_total counter
+obgw_responses_total{by="gateway",code="",family="health",status="200"} 0
 obgw_responses_total{by="gateway",code="FORMAT_ERROR",family="ais",status="400"} 2
 `
 	if err := testutil.GatherAndCompare(second, strings.NewReader(want), "obgw_responses_total"); err != nil {

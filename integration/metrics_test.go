@@ -5,6 +5,9 @@ import (
 	"bytes"
 	"io"
 	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,5 +150,59 @@ func TestMetricsSurviveReload(t *testing.T) {
 	}
 	if r := signed("tpp", http.MethodGet, "/metrics", nil); r.status != 404 {
 		t.Errorf("the TPPs' site serves /metrics: %d %s", r.status, r.body)
+	}
+}
+
+// TestDocumentedMetricsFromTheStart (issue 33, 3): every metric the
+// README's table documents is on /metrics at the first scrape of a fresh
+// start, before any request, sweep or SCA flow, so that dashboards and
+// alerts see it; only those of sources this configuration lacks (the
+// downloaded trust sources, with labels known only once one is loaded)
+// are absent.
+func TestDocumentedMetricsFromTheStart(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var documented [][]string
+	for _, row := range regexp.MustCompile("(?m)^\\| `obgw_.*$").FindAllString(string(readme), -1) {
+		first := strings.SplitN(row, " | ", 2)[0] // the metric column
+		for _, m := range regexp.MustCompile("`(obgw_[a-z_]+)").FindAllStringSubmatch(first, -1) {
+			documented = append(documented, m)
+		}
+	}
+	onlyWithSource := map[string]bool{
+		"obgw_trust_source_fetched_timestamp_seconds":     true,
+		"obgw_trust_source_entries":                       true,
+		"obgw_trusted_list_next_update_timestamp_seconds": true,
+	}
+	g := startGateway(t, "Caddyfile", "OBGW_DATA_DIR="+t.TempDir())
+	got := scrape(t, "http://"+g.health+"/metrics")
+	seen := map[string]bool{}
+	for _, m := range documented {
+		name := m[1]
+		if seen[name] || onlyWithSource[name] {
+			continue
+		}
+		seen[name] = true
+		present := false
+		for series := range got {
+			if series == name || strings.HasPrefix(series, name+"{") || strings.HasPrefix(series, name+"_bucket") || strings.HasPrefix(series, name+"_count") {
+				present = true
+				break
+			}
+		}
+		if !present {
+			t.Errorf("%s is documented but not on /metrics at start", name)
+		}
+	}
+	if len(seen) < 12 {
+		t.Fatalf("only %d documented metrics found in the README: %v", len(seen), seen)
+	}
+	for _, series := range []string{`obgw_retention_deleted_total{kind="allowances"}`, `obgw_sca_flows_total{reason="too_many_attempts",step="failed"}`,
+		`obgw_rejections_total{code="CERTIFICATE_BLOCKED"}`} {
+		if v, ok := got[series]; !ok || v != 0 {
+			t.Errorf("%s = %v (%v), want 0 from the start", series, v, ok)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"time"
 )
 
@@ -23,6 +24,19 @@ type observed struct {
 }
 
 var _ Store = observed{}
+
+// Operations are the names Observed tells observe: every method of Store
+// but Close.
+func Operations() []string {
+	t := reflect.TypeFor[Store]()
+	out := make([]string, 0, t.NumMethod())
+	for i := range t.NumMethod() {
+		if name := t.Method(i).Name; name != "Close" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
 
 // took tells observe how long op took since start.
 func (o observed) took(op string, start time.Time) {
