@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
@@ -215,6 +216,9 @@ type App struct {
 	trustSources []*trustSource
 	// trustedLists is qtsp_trusted_list's, nil without.
 	trustedLists *trustlist.Set
+	// idpChecked holds the sca_oidc issuers whose discovery this
+	// configuration checks (once each, however many backends use one).
+	idpChecked *sync.Map
 	ctx          caddy.Context
 }
 
@@ -250,6 +254,7 @@ func (a *App) Provision(ctx caddy.Context) (err error) {
 	a.slog = ctx.Slogger()
 	a.ctx = ctx
 	a.jobs = new(jobs)
+	a.idpChecked = new(sync.Map)
 	// The process's collectors, still counting, in this configuration's
 	// registry (a reload brings a new one).
 	a.metrics = obgwMetrics

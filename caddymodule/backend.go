@@ -144,8 +144,11 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		// A provider that cannot be discovered (a wrong issuer, or one
 		// that is down) is told at start, naming the setting, not first
 		// at a PSU's login. It does not stop the start: account
-		// information under existing consents needs no login.
-		go b.checkIdP(ctx)
+		// information under existing consents needs no login. Once per
+		// provider and configuration, however many routes use it.
+		if _, checked := app.idpChecked.LoadOrStore(b.idp.Issuer(), true); !checked {
+			go b.checkIdP(ctx)
+		}
 	}
 	if b.DataDir == "" {
 		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")

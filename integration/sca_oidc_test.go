@@ -694,12 +694,21 @@ func TestSCAProviderCheckedAtStart(t *testing.T) {
 	}
 	d := startWithIdP(t, "sqlite", false)
 	waitFor(d.g, "identity provider discovered", d.idp.Issuer())
+	// Once per start, however many routes use the provider (issue 33, 4).
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(d.g.logs(), "identity provider discovered"); n != 1 {
+		t.Fatalf("the discovery is logged %d times", n)
+	}
 
 	nowhere := fmt.Sprintf("https://127.0.0.1:%d", freePort(t))
 	g := startGateway(t, "Caddyfile", append(databaseEnv(t, "sqlite"), "OBGW_ENV=", "OBGW_SCA_OIDC_ISSUER="+nowhere,
 		"OBGW_SCA_OIDC_CLIENT_ID=obgw", "OBGW_SCA_OIDC_CLIENT_SECRET=obgw-secret")...)
 	const failed = "sca_oidc issuer: the identity provider cannot be discovered"
 	waitFor(g, failed, nowhere)
+	time.Sleep(500 * time.Millisecond)
+	if n := strings.Count(g.logs(), failed); n != 1 {
+		t.Fatalf("the failed discovery is logged %d times", n)
+	}
 	for _, line := range strings.Split(g.logs(), "\n") {
 		if strings.Contains(line, failed) && !strings.Contains(line, `"level":"error"`) {
 			t.Fatalf("not at error level: %s", line)
