@@ -136,9 +136,13 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		}
 	}
 	if b.idp == nil && b.Environment == EnvProduction {
-		return fmt.Errorf("obgw_backend: production needs an SCA provider, and sca_oidc has no issuer: " +
+		const why = "production needs an SCA provider, and sca_oidc has no issuer: " +
 			"set sca_oidc { issuer, client_id, client_secret } (in the shipped Caddyfile OBGW_SCA_OIDC_ISSUER, " +
-			"OBGW_SCA_OIDC_CLIENT_ID and OBGW_SCA_OIDC_CLIENT_SECRET), or run a sandbox (OBGW_ENV=sandbox)")
+			"OBGW_SCA_OIDC_CLIENT_ID and OBGW_SCA_OIDC_CLIENT_SECRET), or run a sandbox (OBGW_ENV=sandbox)"
+		// Said on its own line first: Caddy's error wraps it in the
+		// path of every module that provisioned it (issue 33, 4).
+		b.logger.Error("obgw cannot start: " + why)
+		return fmt.Errorf("obgw_backend: %s", why)
 	}
 	if b.idp != nil {
 		// A provider that cannot be discovered (a wrong issuer, or one

@@ -654,6 +654,16 @@ func TestProductionNeedsSCAProvider(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "OBGW_SCA_OIDC_ISSUER") || !strings.Contains(string(out), "sca_oidc") {
 		t.Fatalf("production without a provider: %v\n%s", err, out)
 	}
+	// obgw's own line comes first, before Caddy's error that wraps it in
+	// every module's path (issue 33, 4).
+	for _, line := range strings.Split(string(out), "\n") {
+		if strings.Contains(line, `"level":"error"`) {
+			if !strings.Contains(line, `"msg":"obgw cannot start: production needs an SCA provider`) || strings.Contains(line, "loading") {
+				t.Fatalf("the first error line is not obgw's own:\n%s", line)
+			}
+			break
+		}
+	}
 	cmd = exec.Command(binary, "validate", "--config", "Caddyfile", "--adapter", "caddyfile")
 	cmd.Dir = repoRoot
 	cmd.Env = append(append(os.Environ(), pkiEnv(true)...), append(productionIdPEnv(), "HOME="+t.TempDir(), "XDG_DATA_HOME="+t.TempDir())...)
