@@ -41,7 +41,7 @@ of it or none; a document with a broken rule changes nothing) and may run
 while obgw serves. README "Production data" says more.
 
 It prints what it changed as JSON; a broken rule is printed as
-"<path>: <rule>" lines, and the command exits 1.
+"<path>: <rule>" lines on standard error, and the command exits 1.
 
 A running obgw imports the same document on its admin endpoint:
 POST /obgw/import.
@@ -51,12 +51,12 @@ POST /obgw/import.
 			cmd.Flags().String("data-dir", os.Getenv("OBGW_DATA_DIR"), "Directory of the embedded SQLite file")
 			cmd.Flags().Bool("create", false, "Make the SQLite file when there is none yet")
 			cmd.Args = cobra.ExactArgs(1)
-			cmd.RunE = caddycmd.WrapCommandFuncForCobra(cmdImport)
+			cmd.RunE = sayPlainly("import", cmdImport)
 		},
 	})
 }
 
-func cmdImport(fl caddycmd.Flags) (int, error) {
+func cmdImport(fl caddycmd.Flags, stdout, stderr io.Writer) (int, error) {
 	in := io.Reader(os.Stdin)
 	if name := fl.Arg(0); name != "-" {
 		f, err := os.Open(name)
@@ -80,9 +80,9 @@ func cmdImport(fl caddycmd.Flags) (int, error) {
 	report, err := backend.Import(ctx, st, doc, time.Now())
 	var rule *bgerror.Error
 	if errors.As(err, &rule) {
-		fmt.Fprintf(os.Stderr, "%s: %s\n", rule.Path, rule.Text)
+		fmt.Fprintf(stderr, "%s: %s\n", rule.Path, rule.Text)
 		for _, d := range rule.More {
-			fmt.Fprintf(os.Stderr, "%s: %s\n", d.Path, d.Text)
+			fmt.Fprintf(stderr, "%s: %s\n", d.Path, d.Text)
 		}
 		return caddy.ExitCodeFailedStartup, fmt.Errorf("nothing was imported: the document breaks the rules above")
 	}
@@ -90,6 +90,6 @@ func cmdImport(fl caddycmd.Flags) (int, error) {
 		return caddy.ExitCodeFailedStartup, fmt.Errorf("nothing was imported: %v", err)
 	}
 	out, _ := json.MarshalIndent(report, "", "  ")
-	fmt.Println(string(out))
+	fmt.Fprintln(stdout, string(out))
 	return caddy.ExitCodeSuccess, nil
 }

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
-	"os"
 	"sort"
 	"strings"
 	"time"
@@ -64,13 +63,9 @@ Example, with 'make run' in another terminal:
 			cmd.Flags().String("gateway", "https://localhost:8443", "Base URL a link without scheme and host is taken relative to")
 			cmd.Flags().String("pki", "testdata/pki", "Directory of the test PKI, whose tls-ca.pem is trusted")
 			cmd.Args = cobra.ExactArgs(1)
-			cmd.RunE = caddycmd.WrapCommandFuncForCobra(cmdSCA)
+			cmd.RunE = sayPlainly("sca", sca)
 		},
 	})
-}
-
-func cmdSCA(fl caddycmd.Flags) (int, error) {
-	return sca(fl, os.Stdout, os.Stderr)
 }
 
 // sca plays the flow fl names and prints the redirect to the TPP to

@@ -12,7 +12,9 @@ import (
 	"testing"
 	"time"
 
+	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 	"github.com/google/uuid"
+	"github.com/spf13/cobra"
 
 	"github.com/obgw/obgw/backend"
 	"github.com/obgw/obgw/backend/idp"
@@ -264,5 +266,22 @@ func TestSCACommandLoginPage(t *testing.T) {
 	_, _, status, err := b.runSCA(href, "--customer", sandbox.KariNumber)
 	if status != 1 || !errors.Is(err, errLoginPage) {
 		t.Fatalf("exit %d, %v; want %v", status, err, errLoginPage)
+	}
+	// As the command line runs it, the advice is one plain sentence on
+	// standard error, not a JSON log line (issue 33, 4).
+	cmd := &cobra.Command{Use: "sca"}
+	caddycmd.Commands()["sca"].CobraFunc(cmd)
+	var stdout, stderr bytes.Buffer
+	cmd.SetOut(&stdout)
+	cmd.SetErr(&stderr)
+	href, _ = b.scaRedirect(consentFlow("s-login-2"), 201)
+	if err := cmd.ParseFlags([]string{href, "--gateway", b.url, "--pki", pkiDir, "--customer", sandbox.KariNumber}); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.RunE(cmd, cmd.Flags().Args()); !errors.Is(err, errLoginPage) {
+		t.Fatalf("the command: %v", err)
+	}
+	if want := "obgw sca: " + errLoginPage.Error() + "\n"; !strings.HasSuffix(stderr.String(), want) {
+		t.Fatalf("standard error %q, want it to end with %q", stderr.String(), want)
 	}
 }
