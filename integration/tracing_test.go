@@ -7,8 +7,6 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -23,8 +21,8 @@ import (
 )
 
 // The span tree of a signed request, as a trace backend receives it: the
-// real binary runs the shipped Caddyfile with its commented tracing block
-// uncommented and exports over OTLP/HTTP, its default, to a receiver in
+// real binary runs the shipped Caddyfile with OBGW_TRACING=on and exports
+// over OTLP/HTTP, its default, to a receiver in
 // this test (a child process cannot share the SDK's in-memory exporter).
 
 // span is one span received, with its service (OTEL_SERVICE_NAME).
@@ -119,40 +117,11 @@ func (rc *otlpReceiver) await(t *testing.T, what string, ok func([]span) bool) [
 
 // tracingEnv points a process's OpenTelemetry SDK at rc as service.
 func tracingEnv(rc *otlpReceiver, service string) []string {
-	return []string{"OTEL_TRACES_EXPORTER=otlp", "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf",
+	return []string{"OBGW_TRACING=on", "OTEL_TRACES_EXPORTER=otlp", "OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf",
 		"OTEL_EXPORTER_OTLP_ENDPOINT=" + rc.url, "OTEL_SERVICE_NAME=" + service,
 		"OTEL_BSP_SCHEDULE_DELAY=100", "OTEL_TRACES_SAMPLER=parentbased_always_on"}
 }
 
-// commentedTracing is the commented tracing block of a shipped Caddyfile.
-var commentedTracing = regexp.MustCompile(`(?m)^(\t*)# (tracing \{\n)((?:\t*# .*\n)*?)(\t*)# \}\n`)
-
-// withTracing writes a copy of the Caddyfile at path (relative to the
-// repository root) with its commented tracing block uncommented, beside a
-// link to policies/ so that its imports resolve, and returns the copy's
-// path.
-func withTracing(t *testing.T, path string) string {
-	t.Helper()
-	src, err := os.ReadFile(filepath.Join(repoRoot, path))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(commentedTracing.FindAll(src, -1)); n != 1 {
-		t.Fatalf("%s: %d commented tracing blocks, want 1", path, n)
-	}
-	out := commentedTracing.ReplaceAllFunc(src, func(block []byte) []byte {
-		return regexp.MustCompile(`(?m)^(\t*)# `).ReplaceAll(block, []byte("$1"))
-	})
-	dir := t.TempDir()
-	if err := os.Symlink(filepath.Join(repoRoot, "policies"), filepath.Join(dir, "policies")); err != nil {
-		t.Fatal(err)
-	}
-	file := filepath.Join(dir, filepath.Base(path))
-	if err := os.WriteFile(file, out, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return file
-}
 
 // tracedRequest sends the signed request whose trace the tests assert on:
 // a consent's creation, with a PSU-ID (201 with an scaRedirect: every
@@ -324,7 +293,7 @@ func checkNoSecrets(t *testing.T, spans []span, secrets map[string]string) {
 func TestTraceInProcess(t *testing.T) {
 	rc := startOTLPReceiver(t)
 	env := append(databaseEnv(t, "sqlite"), "OBGW_REDIS_URL="+redisURL(t))
-	g := startGateway(t, withTracing(t, "Caddyfile"), append(env, tracingEnv(rc, "obgw-gateway")...)...)
+	g := startGateway(t, "Caddyfile", append(env, tracingEnv(rc, "obgw-gateway")...)...)
 	tracedRequest(t, g) // the first request opens the database
 	traceID, secrets := tracedRequest(t, g)
 	spans, server := checkGatewaySpans(t, rc, traceID, func(spans []span) bool {
@@ -349,9 +318,9 @@ func TestTraceSplit(t *testing.T) {
 	rc := startOTLPReceiver(t)
 	port := freePort(t)
 	key := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("t", 32)))
-	startBackend(t, withTracing(t, "testdata/split/backend.Caddyfile"), port,
+	startBackend(t, "testdata/split/backend.Caddyfile", port,
 		append(append(databaseEnv(t, "sqlite"), "OBGW_CONTEXT_KEY="+key), tracingEnv(rc, "obgw-backend")...)...)
-	g := startGateway(t, withTracing(t, "Caddyfile"), append([]string{"OBGW_BACKEND=proxy", "OBGW_BACKEND_URL=" + backendURL(port),
+	g := startGateway(t, "Caddyfile", append([]string{"OBGW_BACKEND=proxy", "OBGW_BACKEND_URL=" + backendURL(port),
 		"OBGW_CONTEXT_KEY=" + key}, tracingEnv(rc, "obgw-gateway")...)...)
 	tracedRequest(t, g) // the first request opens the database
 	traceID, secrets := tracedRequest(t, g)
@@ -368,4 +337,19 @@ func TestTraceSplit(t *testing.T) {
 		t.Error("store spans from the gateway of a split deployment")
 	}
 	checkNoSecrets(t, rc.await(t, "spans", func([]span) bool { return true }), secrets)
+}
+
+// TestTracingConsole (issue 33, 1): the README's command as written,
+// OBGW_TRACING=on with OTEL_TRACES_EXPORTER=console, prints the spans of
+// a request on standard output.
+func TestTracingConsole(t *testing.T) {
+	g := startGateway(t, "Caddyfile", "OBGW_DATA_DIR="+t.TempDir(), "OBGW_TRACING=on", "OTEL_TRACES_EXPORTER=console", "OTEL_BSP_SCHEDULE_DELAY=100")
+	if got := send(t, client(nil), newRequest(t, g, http.MethodGet, "/healthz", nil)); got.status != 200 {
+		t.Fatalf("healthz: %d", got.status)
+	}
+	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(g.logs(), `"Name":"obgw"`); time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no span printed:\n%s", g.logs())
+		}
+	}
 }
