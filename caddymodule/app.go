@@ -219,7 +219,7 @@ type App struct {
 	// idpChecked holds the sca_oidc issuers whose discovery this
 	// configuration checks (once each, however many backends use one).
 	idpChecked *sync.Map
-	ctx          caddy.Context
+	ctx        caddy.Context
 }
 
 // CaddyModule returns the Caddy module information.

@@ -122,7 +122,6 @@ func tracingEnv(rc *otlpReceiver, service string) []string {
 		"OTEL_BSP_SCHEDULE_DELAY=100", "OTEL_TRACES_SAMPLER=parentbased_always_on"}
 }
 
-
 // tracedRequest sends the signed request whose trace the tests assert on:
 // a consent's creation, with a PSU-ID (201 with an scaRedirect: every
 // check, the backend, the SCA flow written to the store). It returns
