@@ -13,6 +13,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -569,5 +570,55 @@ func TestBodyShareFitsMaxBody(t *testing.T) {
 	}
 	if out, err := productionCommand(t, "validate", "OBGW_BODY_SHARE=2MiB").CombinedOutput(); err != nil {
 		t.Fatalf("validate with body_share above max_body: %v\n%s", err, out)
+	}
+}
+
+// TestReloadKeepsTheAdminSocket (issue 33, 1): obgw started with its
+// admin endpoint on a unix socket in a directory that does not exist yet
+// makes the directory; a reload whose environment lacks OBGW_ADMIN (the
+// configuration's admin endpoint then TCP localhost:2019) sent to the
+// socket is refused, naming both, and the socket stays; with OBGW_ADMIN
+// as the instance was started, the reload goes through.
+func TestReloadKeepsTheAdminSocket(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "run", "obgw", "admin.sock")
+	g := startGateway(t, "Caddyfile", "OBGW_DATA_DIR="+t.TempDir(), "OBGW_ADMIN=unix/"+sock+"|0600")
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if _, err := os.Stat(sock); err == nil {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no admin socket at %s:\n%s", sock, g.logs())
+		}
+	}
+	reloadWith := func(admin string) (string, error) {
+		var env []string
+		for _, e := range g.cmd.Env {
+			if !strings.HasPrefix(e, "OBGW_ADMIN=") {
+				env = append(env, e)
+			}
+		}
+		if admin != "" {
+			env = append(env, "OBGW_ADMIN="+admin)
+		}
+		cmd := exec.Command(binary, "reload", "--config", "Caddyfile", "--adapter", "caddyfile", "--address", "unix/"+sock)
+		cmd.Dir, cmd.Env = repoRoot, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	out, err := reloadWith("")
+	if err == nil || !strings.Contains(out, "obgw reload: refused") || !strings.Contains(out, "localhost:2019") {
+		t.Fatalf("a reload that would move the admin endpoint onto TCP: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the admin socket is gone after a refused reload: %v", err)
+	}
+	if out, err := reloadWith("unix/" + sock + "|0600"); err != nil || strings.Contains(out, "refused") {
+		t.Fatalf("a reload with the instance's OBGW_ADMIN: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(sock); err != nil {
+		t.Fatalf("the admin socket is gone after the reload: %v", err)
+	}
+	if got := send(t, client(nil), newRequest(t, g, http.MethodGet, "/healthz", nil)); got.status != 200 {
+		t.Fatalf("the gateway after the reloads: %d", got.status)
 	}
 }

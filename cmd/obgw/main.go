@@ -3,6 +3,9 @@
 package main
 
 import (
+	"fmt"
+	"os"
+
 	caddycmd "github.com/caddyserver/caddy/v2/cmd"
 
 	_ "github.com/caddyserver/caddy/v2/modules/standard"
@@ -11,5 +14,9 @@ import (
 )
 
 func main() {
+	if msg, ok := adminPreflight(os.Args[1:]); !ok {
+		fmt.Fprintln(os.Stderr, msg)
+		os.Exit(1)
+	}
 	caddycmd.Main()
 }
