@@ -28,6 +28,7 @@ func newSharedState(url string) (*sharedState, error) {
 	if url == "" {
 		return &sharedState{replay: replay.NewMemory(), limiter: limits.NewMemory(limits.Config{})}, nil
 	}
+	routeRedisLog()
 	client, err := limits.NewRedisClient(url)
 	if err != nil {
 		return nil, err

@@ -303,11 +303,17 @@ func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome
 	requestID := h.Get("X-Request-Id")
 	key := replay.Key(id.OrganizationIdentifier, requestID, h.Get("Date"))
 	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
+	local := false
 	if err != nil && p.ReplayOnError == OnErrorAllow && v.cfg.ReplayFallback != nil {
 		o.Context.Unverified = append(o.Context.Unverified, ReplayLocal)
 		fresh, err = v.cfg.ReplayFallback.Claim(ctx, key, v.replayTT)
+		local = true
 	}
 	switch {
+	case err == nil && fresh && local:
+		// Let through by on_error allow, checked in this instance's
+		// memory only: the metric says so, as the token does.
+		o.Decisions[CheckReplay] = DecisionErrorAllowed
 	case err != nil && p.ReplayOnError == OnErrorAllow:
 		o.Decisions[CheckReplay] = DecisionErrorAllowed
 		o.Context.Unverified = append(o.Context.Unverified, "replay:error_allowed")

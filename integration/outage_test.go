@@ -146,8 +146,14 @@ func TestRedisOutageAndReturn(t *testing.T) {
 	if got := s.call("GET", balances, false); got.status != 503 {
 		t.Fatalf("limited route while Redis is down: %d %s", got.status, got.body)
 	}
+	before := scrape(t, "http://"+g.health+"/metrics")[`obgw_check_total{check="replay",decision="error_allowed",mode="enforce"}`]
 	if got := s.call("GET", "/v1/accounts", false); got.status != 200 {
 		t.Fatalf("unlimited route while Redis is down: %d %s", got.status, got.body)
+	}
+	// The request went on by on_error replay allow, checked in this
+	// instance's memory: the metric says so (issue 33, 2).
+	if after := scrape(t, "http://"+g.health+"/metrics")[`obgw_check_total{check="replay",decision="error_allowed",mode="enforce"}`]; after != before+1 {
+		t.Fatalf("replay error_allowed %v → %v during the outage, want one more", before, after)
 	}
 	proxy.restore(t)
 	// Two calls were counted before the outage: two more, then refused.
@@ -166,5 +172,12 @@ func TestRedisOutageAndReturn(t *testing.T) {
 	}
 	if got := s.call("GET", balances, false); got.status != 429 {
 		t.Fatalf("5th call: %d %s", got.status, got.body)
+	}
+	// go-redis's complaints are obgw's JSON lines naming the dependency,
+	// never plain text in the log (issue 33, 2).
+	for _, line := range strings.Split(g.logs(), "\n") {
+		if strings.Contains(line, "redis: ") && !strings.HasPrefix(strings.TrimSpace(line), "{") {
+			t.Fatalf("a plain-text line in the JSON log: %s", line)
+		}
 	}
 }
