@@ -35,7 +35,8 @@ type Backend struct {
 	// Database is "" (embedded SQLite under DataDir), a SQLite file path, or
 	// a postgres:// URL.
 	Database string `json:"database,omitempty"`
-	// DataDir holds the SQLite file (default: Caddy's data directory/obgw).
+	// DataDir holds the SQLite file (default: Caddy's data directory/obgw,
+	// and its sandbox subdirectory in a sandbox).
 	DataDir string `json:"data_dir,omitempty"`
 	// ContextKey is the base64 HS256 secret of the gateway's context tokens.
 	// Empty: the obgw app's key (single process). Runtime placeholders
@@ -155,7 +156,7 @@ func (b *Backend) Provision(ctx caddy.Context) error {
 		}
 	}
 	if b.DataDir == "" {
-		b.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
+		b.DataDir = defaultDataDir(b.Environment)
 	}
 	url, err := secretValue("database", b.Database, "")
 	if err != nil {

@@ -70,6 +70,18 @@ func (s *sharedStore) Destruct() error {
 	return nil
 }
 
+// defaultDataDir is where the embedded SQLite file lives when neither a
+// database nor a data_dir is given: Caddy's data directory/obgw for
+// production, and its sandbox subdirectory for a sandbox, so that a
+// sandbox and a production run on one machine never share a store (the
+// sandbox's customers are the data set's; production's the bank's).
+func defaultDataDir(environment string) string {
+	if environment == EnvSandbox {
+		return filepath.Join(caddy.AppDataDir(), "obgw", "sandbox")
+	}
+	return filepath.Join(caddy.AppDataDir(), "obgw")
+}
+
 func isURL(s string) bool {
 	for _, p := range []string{"postgres://", "postgresql://"} {
 		if len(s) >= len(p) && s[:len(p)] == p {

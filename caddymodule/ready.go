@@ -58,7 +58,11 @@ func (r *Ready) Provision(ctx caddy.Context) error {
 		return nil
 	}
 	if r.DataDir == "" {
-		r.DataDir = filepath.Join(caddy.AppDataDir(), "obgw")
+		env := EnvProduction
+		if r.app != nil {
+			env = r.app.Environment
+		}
+		r.DataDir = defaultDataDir(env)
 	}
 	url, err := secretValue("database", r.Database, "")
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -272,5 +274,25 @@ func TestSplitDeployment(t *testing.T) {
 		if got := signedCall(t, g, "/v1/accounts", pki.TPP("tpp").Seal); got.status != 401 || got.err.code() != "CONSENT_INVALID" {
 			t.Fatalf("good gateway after %s: %d %s", name, got.status, got.body)
 		}
+	}
+}
+
+// TestSandboxHasItsOwnDataDir (issue 33, 5): with no database or data
+// directory set, a sandbox keeps its embedded store in the sandbox
+// subdirectory of Caddy's data directory, and production (where `obgw
+// test-idp --seed` puts the bank's customers) in the directory itself: a
+// sandbox and a production run on one machine never share a store.
+func TestSandboxHasItsOwnDataDir(t *testing.T) {
+	data := t.TempDir()
+	g := startGateway(t, "Caddyfile", "XDG_DATA_HOME="+data)
+	s := &tppSession{t: t, g: g, c: client(nil), tpp: "tpp", sid: uuid.NewString()}
+	if got := s.call("POST", "/v1/sandbox/initialize", false); got.status >= 500 {
+		t.Fatalf("a sandbox call: %d %s", got.status, got.body)
+	}
+	if _, err := os.Stat(filepath.Join(data, "caddy", "obgw", "sandbox", "obgw.db")); err != nil {
+		t.Fatalf("the sandbox's store: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "caddy", "obgw", "obgw.db")); err == nil {
+		t.Fatal("the sandbox made production's store")
 	}
 }
