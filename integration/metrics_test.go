@@ -167,9 +167,7 @@ func TestDocumentedMetricsFromTheStart(t *testing.T) {
 	var documented [][]string
 	for _, row := range regexp.MustCompile("(?m)^\\| `obgw_.*$").FindAllString(string(readme), -1) {
 		first := strings.SplitN(row, " | ", 2)[0] // the metric column
-		for _, m := range regexp.MustCompile("`(obgw_[a-z_]+)").FindAllStringSubmatch(first, -1) {
-			documented = append(documented, m)
-		}
+		documented = append(documented, regexp.MustCompile("`(obgw_[a-z_]+)").FindAllStringSubmatch(first, -1)...)
 	}
 	onlyWithSource := map[string]bool{
 		"obgw_trust_source_fetched_timestamp_seconds":     true,
