@@ -80,8 +80,8 @@ func newTestLists(t testing.TB) *testLists {
 	t.Helper()
 	l := &testLists{
 		lotlSigner: newCA(t, "Test LOTL signer", false), noSigner: newCA(t, "Test NO list signer", true), seSigner: newCA(t, "Test SE list signer", false),
-		seal: newCA(t, "Seal CA", false), signatures: newCA(t, "Signature CA", false), withdrawn: newCA(t, "Withdrawn CA", false),
-		web: newCA(t, "Web CA", false), unlisted: newCA(t, "Unlisted CA", false),
+		seal: newCA(t, "Seal CA", true), signatures: newCA(t, "Signature CA", true), withdrawn: newCA(t, "Withdrawn CA", true),
+		web: newCA(t, "Web CA", true), unlisted: newCA(t, "Unlisted CA", true),
 	}
 	issued := day("2026-11-01")
 	var err error
