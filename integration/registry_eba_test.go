@@ -31,11 +31,7 @@ type ebaSource struct {
 func newEBASource(t *testing.T, body []byte) *ebaSource {
 	t.Helper()
 	e := &ebaSource{body: body}
-	cert, err := tls.LoadX509KeyPair(filepath.Join(productionPKIDir, testpki.FileServer), filepath.Join(productionPKIDir, testpki.FileServerKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	e.srv = productionTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		e.gets++
@@ -46,15 +42,31 @@ func newEBASource(t *testing.T, body []byte) *ebaSource {
 		}
 		w.Write(e.body)
 	}))
-	e.srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
-	e.srv.StartTLS()
-	t.Cleanup(e.srv.Close)
 	return e
 }
 
-func (e *ebaSource) url() string {
-	return "https://localhost:" + e.srv.URL[strings.LastIndex(e.srv.URL, ":")+1:] + "/PSDMD.json"
+// productionTLSServer serves h over https with the production PKI's
+// server certificate (localhost), which trust_sources_ca trusts in the
+// tests: a trust source's address.
+func productionTLSServer(t *testing.T, h http.Handler) *httptest.Server {
+	t.Helper()
+	cert, err := tls.LoadX509KeyPair(filepath.Join(productionPKIDir, testpki.FileServer), filepath.Join(productionPKIDir, testpki.FileServerKey))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(h)
+	srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
 }
+
+// localhostURL is path on srv by the name its certificate holds.
+func localhostURL(srv *httptest.Server, path string) string {
+	return "https://localhost:" + srv.URL[strings.LastIndex(srv.URL, ":")+1:] + path
+}
+
+func (e *ebaSource) url() string { return localhostURL(e.srv, "/PSDMD.json") }
 
 func (e *ebaSource) fetches() int { e.mu.Lock(); defer e.mu.Unlock(); return e.gets }
 

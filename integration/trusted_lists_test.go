@@ -5,7 +5,6 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
-	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -61,11 +60,7 @@ type listsServer struct {
 func newListsServer(t *testing.T) *listsServer {
 	t.Helper()
 	s := &listsServer{docs: map[string][]byte{}, gets: map[string]int{}}
-	cert, err := tls.LoadX509KeyPair(filepath.Join(productionPKIDir, testpki.FileServer), filepath.Join(productionPKIDir, testpki.FileServerKey))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.srv = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	s.srv = productionTLSServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		s.mu.Lock()
 		defer s.mu.Unlock()
 		s.gets[r.URL.Path]++
@@ -75,17 +70,12 @@ func newListsServer(t *testing.T) *listsServer {
 		}
 		http.NotFound(w, r)
 	}))
-	s.srv.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
-	s.srv.StartTLS()
-	t.Cleanup(s.srv.Close)
 	return s
 }
 
 func (s *listsServer) fetches(path string) int { s.mu.Lock(); defer s.mu.Unlock(); return s.gets[path] }
 
-func (s *listsServer) url(path string) string {
-	return "https://localhost:" + s.srv.URL[strings.LastIndex(s.srv.URL, ":")+1:] + path
-}
+func (s *listsServer) url(path string) string { return localhostURL(s.srv, path) }
 
 // publish signs a LOTL (by lotl) pointing at Norway's list (by no),
 // which holds the production PKI's issuing CA with history, and serves
