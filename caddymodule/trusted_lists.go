@@ -87,6 +87,7 @@ func (a *App) trustedListsVerifier() (*eidas.Verifier, error) {
 		Now:           now,
 		Log:           a.slog,
 		Failed:        func() { a.metrics.trustFetchFailed("qtsp_trusted_list") },
+		Renewed:       set.Renewed,
 	}
 	a.trustedLists = set
 	a.trustSources = append(a.trustSources, &trustSource{

@@ -85,6 +85,11 @@ type Keeper struct {
 	Log *slog.Logger
 	// Failed counts failed fetches (a metric); nil counts nothing.
 	Failed func()
+	// Renewed, when set, says when the source in use is next renewed at
+	// its publisher (the trusted lists' earliest NextUpdate still ahead);
+	// a fetch is then due a minute after it, when that comes before
+	// Every. Zero: nothing is announced.
+	Renewed func() time.Time
 
 	mu        sync.Mutex
 	current   *Document // in use
@@ -145,6 +150,13 @@ func (k *Keeper) due() time.Time {
 	var at time.Time
 	if k.current != nil {
 		at = k.current.Fetched.Add(k.Every)
+		if k.Renewed != nil {
+			// A minute after the publisher's renewal, when it comes first
+			// and after the last fetch.
+			if r := k.Renewed().Add(time.Minute); r.After(k.current.Fetched) && r.Before(at) {
+				at = r
+			}
+		}
 	}
 	if k.notBefore.After(at) {
 		at = k.notBefore

@@ -268,3 +268,32 @@ func TestKeeperUnconditional(t *testing.T) {
 		t.Fatalf("%d fetches, If-None-Match %q, used %q", src.count(), src.inm, *used)
 	}
 }
+
+// TestKeeperRenewed: a source whose publisher announces its renewal
+// before Every is fetched a minute after it, not a day later.
+func TestKeeperRenewed(t *testing.T) {
+	src := &source{body: "ok v1", etag: `"v1"`}
+	srv := httptest.NewServer(src)
+	defer srv.Close()
+	clk := &clock{t: time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)}
+	k, _ := keeper(srv.URL, nil, "a", clk)
+	renewed := clk.now().Add(2 * time.Hour)
+	k.Renewed = func() time.Time { return renewed }
+	k.Step(context.Background())
+	clk.add(2 * time.Hour)
+	k.Step(context.Background())
+	if src.count() != 1 {
+		t.Fatalf("%d fetches at the renewal itself, want 1", src.count())
+	}
+	clk.add(time.Minute)
+	k.Step(context.Background())
+	if src.count() != 2 {
+		t.Fatalf("%d fetches a minute after the renewal, want 2", src.count())
+	}
+	// A renewal already past (the publisher late) waits for Every.
+	clk.add(time.Hour)
+	k.Step(context.Background())
+	if src.count() != 2 {
+		t.Fatalf("%d fetches after a past renewal, want 2", src.count())
+	}
+}

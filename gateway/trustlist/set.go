@@ -147,6 +147,24 @@ func (s *Set) Use(raw []byte, _ time.Time) error {
 	return nil
 }
 
+// Renewed is the earliest NextUpdate of the lists in use that is still
+// ahead (zero when none is): when the next list is due, for a refresh
+// before it (refresh.Keeper.Renewed).
+func (s *Set) Renewed() time.Time {
+	a := s.anchors.Load()
+	if a == nil {
+		return time.Time{}
+	}
+	var next time.Time
+	now := s.now()
+	for _, l := range a.summaries {
+		if l.NextUpdate.After(now) && (next.IsZero() || l.NextUpdate.Before(next)) {
+			next = l.NextUpdate
+		}
+	}
+	return next
+}
+
 // Lists says which lists are in use: the LOTL's sequence and each
 // national list's territory, sequence and NextUpdate (for the log and
 // metrics).

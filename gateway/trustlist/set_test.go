@@ -85,6 +85,9 @@ func TestSet(t *testing.T) {
 	if a == nil || a.Len() != 2 {
 		t.Fatalf("anchors %+v, want the NO and SE CAs (DK's list is signed by another key)", set.Lists())
 	}
+	if got := set.Renewed(); !got.Equal(issued.AddDate(0, 6, 0)) {
+		t.Fatalf("Renewed %v, want the lists' next update %v", got, issued.AddDate(0, 6, 0))
+	}
 	sealChain := []*x509.Certificate{seal.issue(t, day("2024-01-01")), seal.cert}
 	if err := a.Qualified(sealChain, UseSeal); err != nil {
 		t.Fatal(err)
