@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -143,7 +144,7 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 		tq.filter.PendingFiltered = kind == store.KindCardAccount
 		if !a.psuPresent {
 			// Without the PSU, history is limited to 90 days.
-			floor := s.cfg.Now().Add(-HistoryWithoutPSU).UTC().Format(time.DateOnly)
+			floor := civildate.Today(s.cfg.Now().Add(-HistoryWithoutPSU))
 			if tq.filter.DateFrom < floor {
 				tq.filter.DateFrom = floor
 			}
@@ -262,7 +263,7 @@ func (s *Server) getTransaction(kind store.AccountKind) handler {
 		if err != nil {
 			return s.storeError(err, "the transaction")
 		}
-		if !a.psuPresent && t.BookingDate < s.cfg.Now().Add(-HistoryWithoutPSU).UTC().Format(time.DateOnly) {
+		if !a.psuPresent && t.BookingDate < civildate.Today(s.cfg.Now().Add(-HistoryWithoutPSU)) {
 			return bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "transactions older than 90 days need the PSU present")
 		}
 		writeJSON(w, http.StatusOK, map[string]any{"transactionsDetails": transactionJSON(t, kind)})

@@ -483,3 +483,23 @@ func TestBookedBalanceMatchesBookedTransactions(t *testing.T) {
 	}
 	matches(opened, 30000)
 }
+
+// TestBusinessDatesAreOslos (issue 30, 6): the sandbox's booking and
+// value dates are the bank's (Europe/Oslo) business date, as the
+// payments' are: at 23:30 UTC on 28 November it is already 29 November.
+func TestBusinessDatesAreOslos(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	h.clk.mu.Lock()
+	h.clk.t = time.Date(2026, 11, 28, 23, 30, 0, 0, time.UTC)
+	h.clk.mu.Unlock()
+	h.call(tppCall{method: "POST", path: "/v1/sandbox/customers", body: `{"customerNumber":"55555555555","name":"Rik","type":"private"}`})
+	status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/accounts", body: `{"customerNumber":"55555555555","accountName":"Konto","bban":"86011117947","currency":"NOK","balances":[{"balanceType":"closingBooked","balanceAmount":{"amount":100,"currency":"NOK"}}]}`})
+	if status != 201 {
+		t.Fatalf("account: %d %v", status, b)
+	}
+	id := b["id"].(string)
+	txs, _, _ := h.st.ListTransactions(context.Background(), id, store.TransactionFilter{Booked: true})
+	if len(txs) != 1 || txs[0].BookingDate != "2026-11-29" || txs[0].ValueDate != "2026-11-29" {
+		t.Fatalf("the opening booking %+v: want Oslo's date, 2026-11-29", txs)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 )
@@ -76,7 +77,7 @@ func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []sto
 			text = "Opening balance"
 		}
 		details, _ := json.Marshal(map[string]any{"remittanceInformationUnstructured": text, "remittanceInformationUnstructuredArray": []string{text}})
-		today := now.UTC().Format(time.DateOnly)
+		today := civildate.Today(now)
 		if err := tx.AddTransactions(ctx, a.ID, []store.Transaction{{Booked: true, Amount: diff, Currency: a.Currency,
 			BookingDate: today, ValueDate: today, Details: details}}); err != nil {
 			return err
@@ -84,7 +85,7 @@ func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []sto
 	}
 	out := make([]store.Balance, 0, len(bs)+1)
 	if !hasBalance(bs, "closingBooked") {
-		out = append(out, store.Balance{Type: "closingBooked", Amount: target, Currency: a.Currency, ReferenceDate: now.UTC().Format(time.DateOnly), LastChange: now})
+		out = append(out, store.Balance{Type: "closingBooked", Amount: target, Currency: a.Currency, ReferenceDate: civildate.Today(now), LastChange: now})
 	}
 	for _, b := range bs {
 		if isBooked(b.Type) {
@@ -134,7 +135,7 @@ func moveBalances(ctx context.Context, st store.Store, a *store.Account, txs []s
 	if err != nil {
 		return err
 	}
-	today := now.UTC().Format(time.DateOnly)
+	today := civildate.Today(now)
 	switch {
 	case len(bs) == 0 && a.Kind == store.KindCardAccount:
 		bs = []store.Balance{{Type: "expected", Currency: a.Currency}}

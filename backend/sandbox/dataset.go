@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -249,7 +250,7 @@ func addHistory(ctx context.Context, st store.Store, a *store.Account, specs []t
 	var booked, pending int64
 	txs := make([]store.Transaction, 0, len(specs))
 	for _, s := range specs {
-		day := now.AddDate(0, 0, -s.daysAgo).UTC().Format(time.DateOnly)
+		day := civildate.Today(now.AddDate(0, 0, -s.daysAgo))
 		details := map[string]any{
 			"remittanceInformationUnstructured":      s.text,
 			"remittanceInformationUnstructuredArray": []string{s.text},
@@ -294,7 +295,7 @@ func addHistory(ctx context.Context, st store.Store, a *store.Account, specs []t
 			return fmt.Errorf("sandbox: transactions of %s: %w", a.Name, err)
 		}
 	}
-	today := now.UTC().Format(time.DateOnly)
+	today := civildate.Today(now)
 	return st.SetBalances(ctx, a.ID, []store.Balance{
 		{Type: "closingBooked", Amount: booked, Currency: a.Currency, ReferenceDate: today, LastChange: now},
 		{Type: "expected", Amount: booked + pending, Currency: a.Currency, ReferenceDate: today, LastChange: now},
