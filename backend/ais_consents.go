@@ -5,8 +5,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
-	"time"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -90,8 +90,8 @@ func (s *Server) getConsent(w http.ResponseWriter, r *http.Request, c *tppcontex
 	}
 	body := map[string]any{"consentStatus": k.Status, "recurringIndicator": true, "frequencyPerDay": 4}
 	if !k.ValidUntil.IsZero() {
-		body["validUntil"] = k.ValidUntil.UTC().Format(time.DateOnly)
-		body["lastActionDate"] = k.LastSCA.UTC().Format(time.DateOnly)
+		body["validUntil"] = civildate.Today(k.ValidUntil)
+		body["lastActionDate"] = civildate.Today(k.LastSCA)
 	}
 	if len(k.AccountIDs) > 0 {
 		accounts, _ := s.cfg.Store.ListAccounts(r.Context(), store.KindAccount, k.AccountIDs)

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
@@ -501,5 +502,20 @@ func TestBusinessDatesAreOslos(t *testing.T) {
 	txs, _, _ := h.st.ListTransactions(context.Background(), id, store.TransactionFilter{Booked: true})
 	if len(txs) != 1 || txs[0].BookingDate != "2026-11-29" || txs[0].ValueDate != "2026-11-29" {
 		t.Fatalf("the opening booking %+v: want Oslo's date, 2026-11-29", txs)
+	}
+	// A consent given now: its lastActionDate and validUntil are Oslo's
+	// dates of the instants.
+	h.consent(testTPP, "s-oslo", sandbox.KariNumber, "", 1)
+	kari, err := h.st.GetCustomerByNumber(context.Background(), testTPP, sandbox.KariNumber)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ks, err := h.st.ListConsents(context.Background(), testTPP, kari.ID)
+	if err != nil || len(ks) == 0 {
+		t.Fatalf("Kari's consents: %v %v", ks, err)
+	}
+	status, b, _ = h.call(tppCall{method: "GET", path: "/v1/consents/" + ks[0].ID, sid: "s-oslo"})
+	if status != 200 || b["lastActionDate"] != "2026-11-29" || b["validUntil"] != civildate.Today(ks[0].ValidUntil) {
+		t.Fatalf("the consent: %d %v", status, b)
 	}
 }

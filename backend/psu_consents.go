@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -279,7 +280,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.
 		c := psuConsent{ID: k.ID, TPP: k.TPP, Context: k.Context, Status: status, Accounts: len(k.AccountIDs),
 			Revocable: status == store.ConsentValid}
 		if !k.ValidUntil.IsZero() {
-			c.ValidUntil = k.ValidUntil.UTC().Format(time.DateOnly)
+			c.ValidUntil = civildate.Today(k.ValidUntil)
 		}
 		v.Consents = append(v.Consents, c)
 	}
