@@ -237,7 +237,13 @@ func TestTrustedListsInProduction(t *testing.T) {
 		lists := newListsServer(t)
 		lists.publish(t, lotlSigner, noSigner, time.Now().AddDate(0, 0, -30), granted(tltest.Seals))
 		g := deploy(t, lists, lotlSigner)
-		got := waitFor(t, g, tpp, http.StatusServiceUnavailable)
+		// Loaded (ready), the lists still refuse the stale territory's CAs.
+		for deadline := time.Now().Add(20 * time.Second); internalGet(t, "http://"+g.health+"/readyz").status != http.StatusOK; time.Sleep(100 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatalf("never ready:\n%s", g.logs())
+			}
+		}
+		got := askConsentAs(t, g, tpp)
 		wantCode(t, "a stale list", got, http.StatusServiceUnavailable, "SERVICE_UNAVAILABLE")
 		if !strings.Contains(string(got.body), "past its next update") {
 			t.Fatalf("the refusal does not say why: %s", got.body)
