@@ -38,8 +38,9 @@ func (a *App) trustedListsVerifier() (*eidas.Verifier, error) {
 	if a.QTSPTrustedListGrace <= 0 {
 		a.QTSPTrustedListGrace = caddy.Duration(DefaultTrustedListGrace)
 	}
-	signers := trustlist.PublishedSigners()
+	signers, notice := trustlist.PublishedSigners(), trustlist.PublishedNotice
 	if a.QTSPTrustedListSigners != "" {
+		notice = "" // the bank pinned its own: it knows its notice
 		raw, err := os.ReadFile(a.QTSPTrustedListSigners)
 		if err != nil {
 			return nil, fmt.Errorf("obgw: qtsp_trusted_list_signers: %v", err)
@@ -49,7 +50,7 @@ func (a *App) trustedListsVerifier() (*eidas.Verifier, error) {
 		}
 	}
 	src := a.QTSPTrustedList
-	set := &trustlist.Set{Signers: signers, Grace: time.Duration(a.QTSPTrustedListGrace), Now: now, Log: a.slog}
+	set := &trustlist.Set{Signers: signers, Notice: notice, Grace: time.Duration(a.QTSPTrustedListGrace), Now: now, Log: a.slog}
 	switch {
 	case strings.HasPrefix(src, "https://"):
 	case strings.HasPrefix(src, "http://"):

@@ -50,6 +50,9 @@ type List struct {
 	// Issued is ListIssueDateTime; NextUpdate when the next list is due
 	// (zero: the scheme is closed).
 	Issued, NextUpdate time.Time
+	// SchemeURIs are SchemeInformationURI's values: the LOTL's first is
+	// the Official Journal notice of its signers, then its pivots.
+	SchemeURIs []string
 	// Pointers are the LOTL's pointers to the national lists (and to
 	// itself).
 	Pointers []Pointer
@@ -179,6 +182,9 @@ func Parse(raw []byte) (*List, error) {
 		return nil, fmt.Errorf("trustlist: TSLVersionIdentifier %d: versions 5 and 6 are read", s.Version)
 	}
 	l := &List{Territory: strings.TrimSpace(s.Territory), Sequence: s.Sequence, Version: s.Version}
+	for _, u := range s.URIs {
+		l.SchemeURIs = append(l.SchemeURIs, strings.TrimSpace(u.Value))
+	}
 	var err error
 	if l.Issued, err = parseTime("ListIssueDateTime", s.Issued); err != nil {
 		return nil, err

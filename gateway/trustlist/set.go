@@ -42,8 +42,14 @@ type Set struct {
 	Grace time.Duration
 	// Now is the clock; nil is time.Now.
 	Now func() time.Time
-	// Log reports lists that could not be fetched; nil discards.
+	// Log reports lists that could not be fetched, and a LOTL that
+	// announces another Official Journal notice of its signers than
+	// Notice; nil discards.
 	Log *slog.Logger
+	// Notice is the Official Journal notice of Signers, as the LOTL names
+	// it first among its SchemeInformationURIs (PublishedNotice for the
+	// built-in signers); empty: not compared.
+	Notice string
 
 	anchors atomic.Pointer[Anchors]
 	mu      sync.Mutex
@@ -88,6 +94,13 @@ func (s *Set) Accept(body io.Reader) ([]byte, error) {
 	lotl, err := s.verifyLOTL(raw)
 	if err != nil {
 		return nil, err
+	}
+	if notice := officialJournalNotice(lotl); s.Notice != "" && notice != "" && notice != s.Notice {
+		// The Commission announces the next signers in a new notice while
+		// the LOTL is still signed by the current ones: time to pin them.
+		s.log().Warn("trusted list: the LOTL names another Official Journal notice of its signers than the one pinned; "+
+			"obgw verifies it with the pinned signers until the LOTL is signed otherwise: give the new notice's certificates in qtsp_trusted_list_signers",
+			"notice", notice, "pinned", s.Notice, "sequence", lotl.Sequence)
 	}
 	s.mu.Lock()
 	prev := s.current
@@ -189,6 +202,17 @@ func (s *Set) verifyLOTL(raw []byte) (*List, error) {
 		return nil, fmt.Errorf("trustlist: the LOTL's territory is %q, not EU", l.Territory)
 	}
 	return l, nil
+}
+
+// officialJournalNotice is the LOTL's first SchemeInformationURI on
+// eur-lex.europa.eu, or "".
+func officialJournalNotice(lotl *List) string {
+	for _, u := range lotl.SchemeURIs {
+		if strings.HasPrefix(u, "https://eur-lex.europa.eu/") {
+			return u
+		}
+	}
+	return ""
 }
 
 // nationalPointers are the LOTL's pointers to machine-readable national

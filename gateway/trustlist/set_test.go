@@ -3,10 +3,12 @@ package trustlist
 import (
 	"bytes"
 	"crypto/x509"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -125,5 +127,39 @@ func TestSet(t *testing.T) {
 	}
 	if err := gapped.Use(snap3, now()); err != nil || gapped.Anchors().Len() != 2 {
 		t.Fatalf("an air-gapped directory: %v", err)
+	}
+}
+
+// TestSetNewNotice: a LOTL that names another Official Journal notice of
+// its signers than the pinned one is still verified with the pinned
+// signers, and obgw warns to pin the new notice's certificates; one that
+// names the pinned notice says nothing.
+func TestSetNewNotice(t *testing.T) {
+	signer, no := newCA(t, "LOTL signer", true), newCA(t, "NO signer", true)
+	dir := t.TempDir()
+	issued := day("2026-11-01")
+	nat, err := tltest.Sign(tltest.List{Territory: "NO", Sequence: 1, Issued: issued, NextUpdate: issued.AddDate(0, 6, 0)}, no.key, no.cert)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(dir, "NO.xml"), nat, 0o600)
+	for _, tc := range []struct {
+		notice string
+		warn   bool
+	}{{PublishedNotice, false}, {"https://eur-lex.europa.eu/eli/C/2027/99/oj", true}} {
+		lotl, err := tltest.Sign(tltest.List{Territory: "EU", Sequence: 400, Issued: issued, NextUpdate: issued.AddDate(0, 6, 0),
+			SchemeURIs: []string{tc.notice, "https://ec.europa.eu/tools/lotl/eu-lotl-pivot-400.xml"},
+			Pointers:   []tltest.Pointer{{Territory: "NO", Location: "https://no.test/NO_TL.xml", Signers: []*x509.Certificate{no.cert}}}}, signer.key, signer.cert)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var logs bytes.Buffer
+		set := &Set{Signers: []*x509.Certificate{signer.cert}, Notice: PublishedNotice, Dir: dir, Log: slog.New(slog.NewJSONHandler(&logs, nil))}
+		if _, err := set.Accept(bytes.NewReader(lotl)); err != nil {
+			t.Fatal(err)
+		}
+		if warned := strings.Contains(logs.String(), "another Official Journal notice"); warned != tc.warn || tc.warn && !strings.Contains(logs.String(), tc.notice) {
+			t.Fatalf("notice %s: warned %v, want %v:\n%s", tc.notice, warned, tc.warn, logs.String())
+		}
 	}
 }

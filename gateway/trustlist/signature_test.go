@@ -54,6 +54,9 @@ func TestRealLists(t *testing.T) {
 		!lotl.Issued.Equal(time.Date(2026, 4, 28, 21, 59, 59, 0, time.UTC)) || !lotl.NextUpdate.Equal(time.Date(2026, 10, 21, 13, 10, 30, 0, time.UTC)) {
 		t.Fatalf("LOTL %s seq %d v%d issued %v next %v", lotl.Territory, lotl.Sequence, lotl.Version, lotl.Issued, lotl.NextUpdate)
 	}
+	if len(lotl.SchemeURIs) == 0 || lotl.SchemeURIs[0] != PublishedNotice {
+		t.Fatalf("the LOTL's first SchemeInformationURI %v, want the pinned signers' notice %s", lotl.SchemeURIs, PublishedNotice)
+	}
 	var no *Pointer
 	xml := 0
 	for i, p := range lotl.Pointers {

@@ -16,6 +16,11 @@ import (
 //go:embed signers/ojc-2026-1944.pem
 var ojSigners []byte
 
+// PublishedNotice is the Official Journal notice of the signers
+// PublishedSigners returns, as the LOTL names it first among its
+// SchemeInformationURIs.
+const PublishedNotice = "https://eur-lex.europa.eu/eli/C/2026/1944/oj"
+
 // PublishedSigners are the LOTL signers of the latest Official Journal
 // notice obgw knows (OJ C/2026/1944). A newer notice is configured with
 // qtsp_trusted_list_signers until obgw ships it.

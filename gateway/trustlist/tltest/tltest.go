@@ -37,6 +37,9 @@ const (
 
 // List is a trusted list to write.
 type List struct {
+	// SchemeURIs are written as SchemeInformationURI (the LOTL's first:
+	// the Official Journal notice of its signers).
+	SchemeURIs         []string
 	Territory          string
 	Sequence           int
 	Issued, NextUpdate time.Time
@@ -84,6 +87,14 @@ func Sign(l List, key crypto.Signer, cert *x509.Certificate) ([]byte, error) {
 	si.CreateElement("TSLType").SetText(tslType)
 	si.CreateElement("SchemeOperatorName").CreateElement("Name").SetText("Test scheme operator " + l.Territory)
 	si.CreateElement("SchemeTerritory").SetText(l.Territory)
+	if len(l.SchemeURIs) > 0 {
+		uris := si.CreateElement("SchemeInformationURI")
+		for _, u := range l.SchemeURIs {
+			e := uris.CreateElement("URI")
+			e.CreateAttr("xml:lang", "en")
+			e.SetText(u)
+		}
+	}
 	if len(l.Pointers) > 0 {
 		ptrs := si.CreateElement("PointersToOtherTSL")
 		for _, p := range l.Pointers {
