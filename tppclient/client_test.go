@@ -48,7 +48,7 @@ func verifyingHandler(t *testing.T, wantQWAC string) http.HandlerFunc {
 			fail("certificate: %v", err)
 			return
 		}
-		params := parseSignature(t, r.Header.Get("Signature"))
+		params := signatureFields(t, r.Header.Get("Signature"))
 		var lines []string
 		for _, name := range strings.Fields(params["headers"]) {
 			if name == "(request-target)" {

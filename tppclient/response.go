@@ -1,21 +1,22 @@
 package tppclient
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rsa"
 	"crypto/sha256"
+	"crypto/sha512"
+	"crypto/subtle"
 	"crypto/x509"
 	"encoding/base64"
+	"encoding/pem"
 	"errors"
 	"fmt"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
-
-	"github.com/obgw/obgw/gateway/digest"
-	"github.com/obgw/obgw/gateway/signature"
-	"github.com/obgw/obgw/pemfile"
 )
 
 // ErrUnsigned is the error of Verify for a response without a Signature.
@@ -36,9 +37,23 @@ type ResponseVerifier struct {
 // NewResponseVerifier trusts the certificates in certPEM (one or more; a
 // bank rotating its seal publishes both).
 func NewResponseVerifier(certPEM []byte) (*ResponseVerifier, error) {
-	certs, err := pemfile.Certificates(certPEM)
-	if err != nil {
-		return nil, fmt.Errorf("tppclient: the bank certificate PEM: %w", err)
+	var certs []*x509.Certificate
+	for rest := certPEM; ; {
+		var b *pem.Block
+		if b, rest = pem.Decode(rest); b == nil {
+			break
+		}
+		if b.Type != "CERTIFICATE" {
+			continue
+		}
+		c, err := x509.ParseCertificate(b.Bytes)
+		if err != nil {
+			return nil, fmt.Errorf("tppclient: the bank certificate PEM: %w", err)
+		}
+		certs = append(certs, c)
+	}
+	if len(certs) == 0 {
+		return nil, errors.New("tppclient: the bank certificate PEM holds no CERTIFICATE block")
 	}
 	for _, c := range certs {
 		if _, err := sealAlgorithm(c); err != nil {
@@ -68,23 +83,23 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 	case len(vals) > 1:
 		return nil, fmt.Errorf("the response has %d Signature headers; a signed response has one", len(vals))
 	}
-	p, err := signature.ParseSeal(vals[0])
+	p, err := parseSignature(vals[0])
 	if err != nil {
 		return nil, err
 	}
-	kid, err := signature.ParseKeyID(p.KeyID)
+	kid, err := parseKeyID(p.keyID)
 	if err != nil {
 		return nil, fmt.Errorf("the response's %v", err)
 	}
 	var cert *x509.Certificate
 	for _, c := range v.certs {
-		if kid.Matches(c) {
+		if kid.names(c) {
 			cert = c
 			break
 		}
 	}
 	if cert == nil {
-		return nil, fmt.Errorf("the response is signed with keyId %q, which names no trusted bank certificate", p.KeyID)
+		return nil, fmt.Errorf("the response is signed with keyId %q, which names no trusted bank certificate", p.keyID)
 	}
 	if sent := h.Get("ASPSP-Signature-Certificate"); sent != "" {
 		der, err := base64.StdEncoding.DecodeString(sent)
@@ -97,7 +112,7 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 		need = append(need, "x-request-id")
 	}
 	for _, n := range need {
-		if !slices.Contains(p.Headers, n) {
+		if !slices.Contains(p.headers, n) {
 			return nil, fmt.Errorf("the response signature does not cover %s", n)
 		}
 	}
@@ -118,26 +133,22 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 	if d := now.Sub(date); d > skew || d < -skew {
 		return nil, fmt.Errorf("the response's Date %s is %s from now", h.Get("Date"), d.Round(time.Second))
 	}
-	dg, err := digest.Parse(h.Get("Digest"))
+	if err := checkDigest(h.Get("Digest"), body); err != nil {
+		return nil, err
+	}
+	ss, err := responseSigningString(p.headers, h)
 	if err != nil {
-		return nil, fmt.Errorf("the response's %v", err)
+		return nil, err
 	}
-	if err := dg.Verify(body); err != nil {
-		return nil, fmt.Errorf("the response's Digest does not match the %d body bytes received", len(body))
+	if alg, _ := sealAlgorithm(cert); p.algorithm != alg {
+		return nil, fmt.Errorf("the response is signed %s; the bank certificate %q's key signs %s", p.algorithm, cert.Subject.CommonName, alg)
 	}
-	ss, err := signature.AppendSigningString(nil, p.Headers, "", "", h)
-	if err != nil {
-		return nil, fmt.Errorf("the response's signed headers: %v", err)
-	}
-	if alg, _ := sealAlgorithm(cert); p.Algorithm != alg {
-		return nil, fmt.Errorf("the response is signed %s; the bank certificate %q's key signs %s", p.Algorithm, cert.Subject.CommonName, alg)
-	}
+	sum := sha256.Sum256(ss)
 	switch pub := cert.PublicKey.(type) {
 	case *rsa.PublicKey:
-		err = signature.Verify(pub, ss, p.Signature)
+		err = rsa.VerifyPKCS1v15(pub, crypto.SHA256, sum[:], p.signature)
 	case *ecdsa.PublicKey:
-		sum := sha256.Sum256(ss)
-		if !ecdsa.VerifyASN1(pub, sum[:], p.Signature) {
+		if !ecdsa.VerifyASN1(pub, sum[:], p.signature) {
 			err = errors.New("ecdsa: verification error")
 		}
 	}
@@ -152,12 +163,66 @@ func (v *ResponseVerifier) Verify(h http.Header, body []byte, requestID string) 
 func sealAlgorithm(c *x509.Certificate) (string, error) {
 	switch k := c.PublicKey.(type) {
 	case *rsa.PublicKey:
-		return signature.AlgorithmRSASHA256, nil
+		return algorithmRSASHA256, nil
 	case *ecdsa.PublicKey:
 		if k.Curve == elliptic.P256() {
-			return signature.AlgorithmECDSASHA256, nil
+			return algorithmECDSASHA256, nil
 		}
 		return "", fmt.Errorf("an ECDSA key on %s; ecdsa-sha256 needs P-256", k.Curve.Params().Name)
 	}
 	return "", fmt.Errorf("a %T key; a seal signs with RSA or ECDSA P-256", c.PublicKey)
+}
+
+// responseSigningString is the signing string of a response: one
+// "<name>: <value>" line per signed header, in the order signed, joined
+// with "\n". Each signed header must be there exactly once.
+func responseSigningString(names []string, h http.Header) ([]byte, error) {
+	var b []byte
+	for i, n := range names {
+		vals := h.Values(n)
+		if len(vals) != 1 {
+			return nil, fmt.Errorf("the response signs %s, which it carries %d times; a signed header is sent once", n, len(vals))
+		}
+		if i > 0 {
+			b = append(b, '\n')
+		}
+		b = append(b, n...)
+		b = append(b, ": "...)
+		b = append(b, vals[0]...)
+	}
+	return b, nil
+}
+
+// checkDigest checks a response's Digest header against the body bytes
+// received: comma-separated <algorithm>=<base64> elements; every SHA-256
+// and SHA-512 one (in any letter case) must match, and one must be
+// there. Other algorithms are not read.
+func checkDigest(value string, body []byte) error {
+	found := false
+	for _, elem := range strings.Split(value, ",") {
+		alg, enc, ok := strings.Cut(strings.Trim(elem, " \t"), "=")
+		if !ok {
+			return fmt.Errorf("the response's Digest %q is not <algorithm>=<base64>", value)
+		}
+		var sum []byte
+		switch {
+		case strings.EqualFold(alg, "SHA-256"):
+			s := sha256.Sum256(body)
+			sum = s[:]
+		case strings.EqualFold(alg, "SHA-512"):
+			s := sha512.Sum512(body)
+			sum = s[:]
+		default:
+			continue
+		}
+		got, err := base64.StdEncoding.Strict().DecodeString(enc)
+		if err != nil || subtle.ConstantTimeCompare(got, sum) != 1 {
+			return fmt.Errorf("the response's Digest does not match the %d body bytes received", len(body))
+		}
+		found = true
+	}
+	if !found {
+		return errors.New("the response's Digest has no SHA-256 or SHA-512 value")
+	}
+	return nil
 }

@@ -17,8 +17,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-
-	"github.com/obgw/obgw/gateway/signature"
 )
 
 // Signer signs requests as a TPP: Date, X-Request-ID, Digest,
@@ -170,7 +168,7 @@ func (s *Signer) Sign(req *http.Request, body []byte) error {
 	if err != nil {
 		return fmt.Errorf("tppclient: sign: %w", err)
 	}
-	value := signature.Format(keyID, signature.AlgorithmRSASHA256, names, sig)
+	value := formatSignature(keyID, algorithmRSASHA256, names, sig)
 	h.Set("Signature", value)
 
 	setBody(req, body)

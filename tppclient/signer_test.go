@@ -31,9 +31,9 @@ func referenceNow() time.Time {
 
 var signatureParam = regexp.MustCompile(`(\w+)="([^"]*)"`)
 
-// parseSignature decodes an RFC 2047 value and splits the parameters; it
+// signatureFields decodes an RFC 2047 value and splits the parameters; it
 // is a test-only reader, independent of the gateway's parser.
-func parseSignature(t *testing.T, v string) map[string]string {
+func signatureFields(t *testing.T, v string) map[string]string {
 	t.Helper()
 	if strings.HasPrefix(v, "=?") {
 		d, err := new(mime.WordDecoder).DecodeHeader(v)
@@ -92,7 +92,7 @@ func TestSignReproducesBG1(t *testing.T) {
 	if ss != bg1SigningString {
 		t.Errorf("signing string:\n%s\nwant:\n%s", ss, bg1SigningString)
 	}
-	p := parseSignature(t, req.Header.Get("Signature"))
+	p := signatureFields(t, req.Header.Get("Signature"))
 	if p["signature"] != bg1Signature {
 		t.Errorf("signature = %q, want %q", p["signature"], bg1Signature)
 	}
@@ -231,7 +231,7 @@ func TestSignHeaderSelection(t *testing.T) {
 			if err := s.Sign(req, []byte(tt.body)); err != nil {
 				t.Fatal(err)
 			}
-			p := parseSignature(t, req.Header.Get("Signature"))
+			p := signatureFields(t, req.Header.Get("Signature"))
 			if p["headers"] != tt.wantHeaders {
 				t.Fatalf("headers = %q, want %q", p["headers"], tt.wantHeaders)
 			}
@@ -395,7 +395,7 @@ func TestNewSigner(t *testing.T) {
 			if err := s.Sign(req, nil); err != nil {
 				t.Fatal(err)
 			}
-			if got := parseSignature(t, req.Header.Get("Signature"))["keyId"]; got != wantKeyID {
+			if got := signatureFields(t, req.Header.Get("Signature"))["keyId"]; got != wantKeyID {
 				t.Errorf("keyId = %q, want %q", got, wantKeyID)
 			}
 		})

@@ -34,7 +34,6 @@ import (
 
 	"github.com/obgw/obgw/gateway/signature"
 	"github.com/obgw/obgw/pemfile"
-	"github.com/obgw/obgw/tppclient"
 )
 
 // CertificateHeader carries the bank's QSealC, base64 DER, beside the
@@ -104,7 +103,7 @@ func New(cert *x509.Certificate, key crypto.Signer) (*Seal, error) {
 	}
 	// The keyId is derived as a TPP's is: a bank's seal is a QSealC too.
 	var err error
-	if s.keyID, err = tppclient.DefaultKeyID(cert); err != nil {
+	if s.keyID, err = signature.FormatKeyID(cert); err != nil {
 		return nil, err
 	}
 	return s, nil
