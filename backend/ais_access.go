@@ -2,7 +2,6 @@ package backend
 
 import (
 	"errors"
-	"log/slog"
 	"net/http"
 	"time"
 
@@ -104,9 +103,8 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		k := &consents[i]
 		live := k.Status == store.ConsentValid && now.Before(k.ValidUntil)
 		if k.Status == store.ConsentValid && !live {
-			if err := s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentExpired); err != nil {
-				s.log.Error("consent not marked expired", slog.String("consent", k.ID), slog.Any("error", err))
-			}
+			// Computed on read: a GET writes nothing (the retention
+			// sweep stores the expiry).
 			k.Status = store.ConsentExpired
 		}
 		if live && k.Context == "CORPORATE" {

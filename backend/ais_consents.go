@@ -51,8 +51,8 @@ func (s *Server) consentOf(r *http.Request, c *tppcontext.Context) (*store.Conse
 			return nil, bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "the consent belongs to another TPP")
 		}
 		if k.Status == store.ConsentValid && !s.cfg.Now().Before(k.ValidUntil) {
+			// Computed on read; the retention sweep stores it.
 			k.Status = store.ConsentExpired
-			_ = s.cfg.Store.SetConsentStatus(r.Context(), k.ID, k.Status)
 		}
 		return k, nil
 	}

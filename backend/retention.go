@@ -55,6 +55,6 @@ func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store
 		return n, true, err
 	}
 	s.log.Info("retention sweep", slog.Int64("flows", n.Flows), slog.Int64("sessions", n.Sessions),
-		slog.Int64("consents", n.Consents), slog.Int64("sealing_keys", n.SealingKeys), slog.Int64("allowances", n.Allowances))
+		slog.Int64("consents", n.Consents), slog.Int64("consents_expired", n.Expired), slog.Int64("sealing_keys", n.SealingKeys), slog.Int64("allowances", n.Allowances))
 	return n, true, nil
 }

@@ -446,6 +446,38 @@ func TestSessionTable(t *testing.T) {
 		if status != 401 || errCode(b) != "CONSENT_EXPIRED" || scaLink(b) == "" {
 			t.Fatalf("after 180 days: %d %v", status, b)
 		}
+		// Its expiry is computed on read: the GETs wrote nothing (issue
+		// 30, 3), and the retention sweep stores it.
+		ctx := context.Background()
+		kari, _ := h.st.GetCustomerByNumber(ctx, testTPP, sandbox.KariNumber)
+		stored := func() ([]store.Consent, map[string]int) {
+			ks, err := h.st.ListConsents(ctx, "PSDNO-FSA-987654321", kari.ID)
+			if err != nil || len(ks) == 0 {
+				t.Fatal(len(ks), err)
+			}
+			n := map[string]int{}
+			for _, k := range ks {
+				n[k.Status]++
+			}
+			return ks, n
+		}
+		ks, n := stored()
+		if n[store.ConsentValid] == 0 || n[store.ConsentExpired] != 0 {
+			t.Fatalf("stored after the GETs of an expired consent: %v, want them still stored valid", n)
+		}
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/bank-offered-consents/" + ks[0].ID + "/status"}); b["consentStatus"] != "expired" {
+			t.Fatalf("its status read %v", b)
+		}
+		if _, again := stored(); again[store.ConsentExpired] != 0 {
+			t.Fatalf("stored after its status was read: %v", again)
+		}
+		swept, err := h.st.Sweep(ctx, h.clk.now(), store.DefaultRetention)
+		if err != nil || swept.Expired != int64(n[store.ConsentValid]) {
+			t.Fatalf("sweep: %+v %v, want %d marked expired", swept, err, n[store.ConsentValid])
+		}
+		if _, after := stored(); after[store.ConsentValid] != 0 || after[store.ConsentExpired] != n[store.ConsentValid] {
+			t.Fatalf("stored after the sweep: %v", after)
+		}
 	})
 }
 

@@ -42,19 +42,26 @@ type Retention struct {
 var DefaultRetention = Retention{Flows: 24 * time.Hour, Sessions: 24 * time.Hour, Consents: 90 * 24 * time.Hour,
 	SealingKeys: SealingKeyRotation + 24*time.Hour, Allowances: time.Hour}
 
-// Swept counts the rows a Sweep deleted.
+// Swept counts the rows a Sweep deleted, and the consents it marked
+// expired.
 type Swept struct {
 	Flows, Sessions, Consents, SealingKeys, Allowances int64
+	// Expired is how many valid consents whose validity had ended Sweep
+	// marked expired. Readers compute a consent's expiry from its
+	// validity, so this only keeps the stored status true for reports
+	// and queries by status; no read writes it.
+	Expired int64
 	// Abandoned is how many of Flows were still pending, of the purposes
 	// Retention.Abandoned names.
 	Abandoned int64
 }
 
-// Sweep deletes the SCA flows, sessions, consents, sealing keys and
-// allowances that ran out longer ago than r says, as of now (a zero
-// SealingKeys keeps the keys, a zero Allowances the limits). Consents' accounts go with them (ON DELETE
-// CASCADE). It is idempotent: instances that sweep at once delete each row
-// once.
+// Sweep marks the valid consents whose validity ended as of now expired,
+// and deletes the SCA flows, sessions, consents, sealing keys and
+// allowances that ran out longer ago than r says (a zero SealingKeys
+// keeps the keys, a zero Allowances the limits). Consents' accounts go
+// with them (ON DELETE CASCADE). It is idempotent: instances that sweep
+// at once change each row once.
 func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept, error) {
 	const op = "sweep"
 	var out Swept
@@ -76,6 +83,10 @@ func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept
 	}
 	out.Flows += out.Abandoned
 	if out.Sessions, err = s.exec(ctx, op, `DELETE FROM sessions WHERE valid_until < $1`, s.d.instant(now.Add(-r.Sessions))); err != nil {
+		return out, err
+	}
+	if out.Expired, err = s.exec(ctx, op, `UPDATE consents SET status = $1 WHERE status = $2 AND valid_until <= $3`,
+		ConsentExpired, ConsentValid, s.d.instant(now)); err != nil {
 		return out, err
 	}
 	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {

@@ -9,8 +9,9 @@ import (
 )
 
 // TestSweep: flows, sessions and consents past their retention are
-// deleted, the others kept, on every backend; sweeping again deletes
-// nothing more.
+// deleted, the others kept, and a consent whose validity ended is marked
+// expired (readers compute it; the sweep stores it), on every backend;
+// sweeping again changes nothing more.
 func TestSweep(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, db testDB) {
 		s := db.open(t)
@@ -30,10 +31,12 @@ func TestSweep(t *testing.T) {
 		newConsent := &Consent{TPP: tpp, CustomerID: c.ID, AccountIDs: []string{a.ID}, Status: ConsentValid, ValidUntil: now.Add(24 * time.Hour)}
 		wantErr(t, "CreateConsent old", s.CreateConsent(ctx, oldConsent), nil)
 		wantErr(t, "CreateConsent new", s.CreateConsent(ctx, newConsent), nil)
+		ranOut := &Consent{TPP: tpp, CustomerID: c.ID, AccountIDs: []string{a.ID}, Status: ConsentValid, ValidUntil: now.Add(-time.Hour)}
+		wantErr(t, "CreateConsent ran out", s.CreateConsent(ctx, ranOut), nil)
 
 		got, err := s.Sweep(ctx, now, DefaultRetention)
 		wantErr(t, "Sweep", err, nil)
-		if got != (Swept{Flows: 1, Sessions: 1, Consents: 1}) {
+		if got != (Swept{Flows: 1, Sessions: 1, Consents: 1, Expired: 1}) {
 			t.Fatalf("Sweep = %+v, want one of each", got)
 		}
 		if _, err := s.GetSCAFlow(ctx, oldFlow.ID); !errors.Is(err, ErrNotFound) {
@@ -51,8 +54,11 @@ func TestSweep(t *testing.T) {
 		if _, err := s.GetConsent(ctx, oldConsent.ID); !errors.Is(err, ErrNotFound) {
 			t.Errorf("the old consent: %v", err)
 		}
-		if k, err := s.GetConsent(ctx, newConsent.ID); err != nil || len(k.AccountIDs) != 1 {
+		if k, err := s.GetConsent(ctx, newConsent.ID); err != nil || len(k.AccountIDs) != 1 || k.Status != ConsentValid {
 			t.Errorf("the valid consent: %+v %v", k, err)
+		}
+		if k, err := s.GetConsent(ctx, ranOut.ID); err != nil || k.Status != ConsentExpired {
+			t.Errorf("the consent that ran out an hour ago: %+v %v", k, err)
 		}
 		if again, err := s.Sweep(ctx, now, DefaultRetention); err != nil || again != (Swept{}) {
 			t.Fatalf("a second Sweep: %+v %v", again, err)
