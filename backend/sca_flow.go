@@ -139,13 +139,14 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	to, q := s.act(ctx, &claimed, chosen)
-	s.end(w, r, &claimed, store.FlowCompleting, to, q, nil)
+	to, q, failed := s.act(ctx, &claimed, chosen)
+	s.end(w, r, &claimed, store.FlowCompleting, to, q, failed, nil)
 }
 
 // act does what the claimed flow f authorises and returns the state it ends
-// in and its redirect's query.
-func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values) {
+// in, its redirect's query and, when it did not all succeed, the outcome
+// that says why.
+func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values, *bgerror.Error) {
 	// What the purpose authorises: the payments of a payment or basket
 	// flow (pis_authorise.go), a payment's cancellation (pis_cancel.go);
 	// a consent is stored below with the session, for every purpose.
@@ -159,10 +160,10 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 	if outcome == outcomePartlyExecuted {
 		// The SCA authorised the payments; the redirect says that not
 		// all of them were executed.
-		return store.FlowCompleted, failure(outcome)
+		return store.FlowCompleted, failure(outcome), outcome
 	}
 	if outcome != nil {
-		return store.FlowFailed, failure(outcome)
+		return store.FlowFailed, failure(outcome), outcome
 	}
 	now := s.cfg.Now()
 	consent := &store.Consent{
@@ -196,9 +197,9 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 		if f.Purpose == PurposePayment || f.Purpose == PurposeBasket || f.Purpose == PurposeCancellation {
 			to = store.FlowCompleted
 		}
-		return to, failure(outcomeNotRecorded)
+		return to, failure(outcomeNotRecorded), outcomeNotRecorded
 	}
-	return store.FlowCompleted, q
+	return store.FlowCompleted, q, nil
 }
 
 // failure is the query of a failure redirect for e, whose text is one of
@@ -219,14 +220,14 @@ var (
 // ran out of identification attempts); after runs only when this request
 // ended it.
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error, after func(context.Context)) {
-	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(outcome), after)
+	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(outcome), outcome, after)
 }
 
 // end records the flow's outcome by a compare-and-set from state from, runs
 // after when this request won, and answers with the outcome: its own, or,
 // when another request ended the flow first, that one's. A flow is never
 // moved out of a state another request moved it to.
-func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, from, to string, q url.Values, after func(context.Context)) {
+func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, from, to string, q url.Values, failed *bgerror.Error, after func(context.Context)) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	done := *f
@@ -251,7 +252,7 @@ func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, f
 		// time out waiting, and the flow expires).
 	}
 	if err == nil {
-		s.observeEnd(to, q)
+		s.observeEnd(to, failed)
 		if after != nil {
 			after(ctx)
 		}

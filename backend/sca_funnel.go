@@ -2,7 +2,6 @@ package backend
 
 import (
 	"maps"
-	"net/url"
 	"slices"
 
 	"github.com/obgw/obgw/backend/store"
@@ -44,20 +43,21 @@ func SCAFunnel() [][2]string {
 // scaPurposes are the purposes of the flows the funnel follows.
 var scaPurposes = []string{PurposeConsent, PurposeUser, PurposePayment, PurposeBasket, PurposeCancellation}
 
-// Reasons of a failed flow, by the message of its outcome: what the PSU
-// did or what refused the PSU. Any other outcome is "unavailable" (the
+// Reasons of a failed flow, by its outcome: what the PSU did or what
+// refused the PSU. Each outcome is one value, so a reason never depends
+// on the words the PSU reads. Any other outcome is "unavailable" (the
 // bank's systems failed) or "refused" (the bank refused what the flow
 // asked: no funds, an account the PSU may not pay from, a payment no
 // longer awaiting it), by its code.
-var failureReasons = map[string]string{
-	outcomeTooLong.Text:        "expired",
-	outcomeCancelled.Text:      "cancelled",
-	outcomeLoginCancelled.Text: "cancelled",
-	outcomeTooMany.Text:        "too_many_attempts",
-	outcomeLoginRefused.Text:   "login_refused",
-	outcomeLoginReplayed.Text:  "login_refused",
-	outcomeUnknownPSU.Text:     "unknown_psu",
-	outcomeIdPUnavailable.Text: "idp_unavailable",
+var failureReasons = map[*bgerror.Error]string{
+	outcomeTooLong:        "expired",
+	outcomeCancelled:      "cancelled",
+	outcomeLoginCancelled: "cancelled",
+	outcomeTooMany:        "too_many_attempts",
+	outcomeLoginRefused:   "login_refused",
+	outcomeLoginReplayed:  "login_refused",
+	outcomeUnknownPSU:     "unknown_psu",
+	outcomeIdPUnavailable: "idp_unavailable",
 }
 
 // observeSCA tells Config.ObserveSCA, when set, of one step.
@@ -67,23 +67,24 @@ func (s *Server) observeSCA(step, reason string) {
 	}
 }
 
-// observeEnd tells the funnel how a flow ended: in state to, with the
-// redirect query q (failure's, for a failed flow).
-func (s *Server) observeEnd(to string, q url.Values) {
+// observeEnd tells the funnel how a flow ended: in state to, failed with
+// the outcome failed.
+func (s *Server) observeEnd(to string, failed *bgerror.Error) {
 	switch to {
 	case store.FlowCompleted:
 		s.observeSCA(SCAConfirmed, "")
 	case store.FlowFailed:
-		s.observeSCA(SCAFailed, failureReason(q))
+		s.observeSCA(SCAFailed, failureReason(failed))
 	}
 }
 
-// failureReason is the reason of the failure redirect query q.
-func failureReason(q url.Values) string {
-	if r, ok := failureReasons[q.Get("message")]; ok {
+// failureReason is the funnel's reason of a flow that failed with the
+// outcome failed.
+func failureReason(failed *bgerror.Error) string {
+	if r, ok := failureReasons[failed]; ok {
 		return r
 	}
-	if q.Get("code") == bgerror.CodeServiceUnavailable {
+	if failed != nil && failed.Code == bgerror.CodeServiceUnavailable {
 		return "unavailable"
 	}
 	return "refused"

@@ -348,7 +348,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	s.observeEnd(store.FlowFailed, q)
+	s.observeEnd(store.FlowFailed, outcomeIdPUnavailable)
 	s.rejectPayments(ctx, f)
 	back, err := url.Parse(f.RedirectURI)
 	if err != nil {
