@@ -73,6 +73,10 @@ type baseWriter struct {
 
 func (b *baseWriter) Header() http.Header { return b.w.Header() }
 
+// Unwrap is the writer b writes the answer to, where bgerror.Error.Write
+// finds the code recorder.
+func (b *baseWriter) Unwrap() http.ResponseWriter { return b.w }
+
 func (b *baseWriter) WriteHeader(status int) {
 	if b.status == 0 {
 		b.status = status

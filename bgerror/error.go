@@ -113,8 +113,27 @@ func (e *Error) Body() []byte {
 	return out
 }
 
-// Write sends the error response on w.
+// CodeRecorder is a ResponseWriter that counts answers by code: Write
+// tells it the error's code as a value, so that it need not read the
+// code back out of the body.
+type CodeRecorder interface {
+	RecordCode(code string)
+}
+
+// Write sends the error response on w, and tells its code to the first
+// CodeRecorder among w and the writers w wraps (Unwrap).
 func (e *Error) Write(w http.ResponseWriter) {
+	for x := w; x != nil; {
+		if r, ok := x.(CodeRecorder); ok {
+			r.RecordCode(e.Code)
+			break
+		}
+		u, ok := x.(interface{ Unwrap() http.ResponseWriter })
+		if !ok {
+			break
+		}
+		x = u.Unwrap()
+	}
 	out := e.Body()
 	h := w.Header()
 	h.Set("Content-Type", "application/json")

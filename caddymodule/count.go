@@ -50,7 +50,7 @@ func (c *Count) Validate() error {
 
 // ServeHTTP counts the answer next writes.
 func (c *Count) ServeHTTP(w http.ResponseWriter, r *http.Request, next caddyhttp.Handler) error {
-	rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
+	rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}, readCode: true}
 	if err := next.ServeHTTP(rec, r); err != nil || rec.counted {
 		return err
 	}

@@ -77,14 +77,19 @@ func requestFamily(r *http.Request) string {
 	return familyOther
 }
 
-// answerRecorder notes the status of the answer written through it and,
-// of an error answer (400 and above), the Berlin Group code its body
-// starts with (bgerror.CodeOf, on the first write only): no body is read
-// on a success.
+// answerRecorder notes the status of the answer written through it and
+// the Berlin Group code of an error answer: as a value from the
+// bgerror.Error written (RecordCode), as the in-process backend writes
+// every error; or, with readCode, for answers that arrive as bytes from a
+// backend service or a bank's upstream, from the body's start
+// (bgerror.CodeOf, on an error answer's first write only): no body is
+// read on a success.
 type answerRecorder struct {
 	caddyhttp.ResponseWriterWrapper
 	status int
 	code   string
+	// readCode: read the code from the body of an error answer.
+	readCode bool
 	// counted: the handler that wrote the answer counted it (markCounted).
 	counted bool
 }
@@ -99,13 +104,20 @@ func (a *answerRecorder) WriteHeader(status int) {
 func (a *answerRecorder) Write(b []byte) (int, error) {
 	if a.status == 0 {
 		a.status = http.StatusOK
-	} else if a.status >= 400 && a.code == "" {
+	} else if a.readCode && a.status >= 400 && a.code == "" {
 		a.code = bgerror.CodeOf(b)
 		if a.code == "" {
 			a.code = noCode
 		}
 	}
 	return a.ResponseWriterWrapper.Write(b)
+}
+
+// RecordCode is told the code of the error answer written through a.
+func (a *answerRecorder) RecordCode(code string) {
+	if a.code == "" {
+		a.code = code
+	}
 }
 
 // noCode marks an error answer whose body names no code, so later

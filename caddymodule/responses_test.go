@@ -17,35 +17,50 @@ import (
 )
 
 // TestAnswerRecorder: the recorder notes the status of any answer and the
-// Berlin Group code of an error answer's body; a success's body is not
-// read, nor an error body that is not a Berlin Group one.
+// Berlin Group code of an error answer: as the value bgerror.Error.Write
+// tells it, through wrapping writers too; read from the body only for
+// answers that arrive as bytes (readCode: a backend service's, an
+// upstream's). A success's body is not read, nor an error body that is
+// not a Berlin Group one.
 func TestAnswerRecorder(t *testing.T) {
 	for _, tc := range []struct {
 		name       string
+		readCode   bool
 		answer     func(w http.ResponseWriter)
 		status     int
 		code, body string
 	}{
-		{"nothing written", func(http.ResponseWriter) {}, 200, "", ""},
-		{"JSON page", func(w http.ResponseWriter) {
+		{"nothing written", false, func(http.ResponseWriter) {}, 200, "", ""},
+		{"JSON page", true, func(w http.ResponseWriter) {
 			w.Header().Set("Content-Type", "application/json")
 			_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR"}]}`))
 		}, 200, "", `{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR"}]}`},
-		{"created", func(w http.ResponseWriter) { w.WriteHeader(201); _, _ = w.Write([]byte(`{}`)) }, 201, "", `{}`},
-		{"no content", func(w http.ResponseWriter) { w.WriteHeader(204) }, 204, "", ""},
-		{"consent invalid", func(w http.ResponseWriter) {
+		{"created", true, func(w http.ResponseWriter) { w.WriteHeader(201); _, _ = w.Write([]byte(`{}`)) }, 201, "", `{}`},
+		{"no content", true, func(w http.ResponseWriter) { w.WriteHeader(204) }, 204, "", ""},
+		{"consent invalid", false, func(w http.ResponseWriter) {
 			bgerror.New(bgerror.CodeConsentInvalid, "no consent").WithSCARedirect("/v1/sca/x").Write(w)
 		}, 401, bgerror.CodeConsentInvalid, ""},
-		{"HTML error page", func(w http.ResponseWriter) {
+		{"consent invalid through a wrapping writer", false, func(w http.ResponseWriter) {
+			bgerror.New(bgerror.CodeConsentInvalid, "no consent").Write(wrapping{w})
+		}, 401, bgerror.CodeConsentInvalid, ""},
+		{"error bytes of the in-process backend are not read", false, func(w http.ResponseWriter) {
+			w.WriteHeader(400)
+			_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR"}]}`))
+		}, 400, "", ""},
+		{"error bytes from a service", true, func(w http.ResponseWriter) {
+			w.WriteHeader(400)
+			_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR"}]}`))
+		}, 400, bgerror.CodeFormatError, ""},
+		{"HTML error page", true, func(w http.ResponseWriter) {
 			w.WriteHeader(403)
 			_, _ = w.Write([]byte("<p>not this browser</p>"))
 			_, _ = w.Write([]byte(`{"tppMessages":[{"category":"ERROR","code":"FORMAT_ERROR"}]}`))
 		}, 403, "", ""},
-		{"early hints first", func(w http.ResponseWriter) { w.WriteHeader(103); w.WriteHeader(200) }, 200, "", ""},
+		{"early hints first", true, func(w http.ResponseWriter) { w.WriteHeader(103); w.WriteHeader(200) }, 200, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := httptest.NewRecorder()
-			rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}
+			rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}, readCode: tc.readCode}
 			tc.answer(rec)
 			status, code := rec.result()
 			if status != tc.status || code != tc.code {
@@ -57,6 +72,11 @@ func TestAnswerRecorder(t *testing.T) {
 		})
 	}
 }
+
+// wrapping is a writer that wraps another, as the backend's do.
+type wrapping struct{ http.ResponseWriter }
+
+func (w wrapping) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 
 // requestIn returns a request carrying Caddy's request variables (family
 // set when not empty) and replacer, as a server's handlers get it.
