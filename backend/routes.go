@@ -131,47 +131,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}()
 		w = bw
 	}
-	h, pattern := s.mux.Handler(r)
-	if pattern == "" {
-		// The mux's own 404/405 answers are plain text: answer ours.
-		rec := &statusProbe{}
-		h.ServeHTTP(rec, r)
-		if rec.status == http.StatusMethodNotAllowed {
-			// The methods the resource takes, as the mux lists them
-			// (RFC 9110: a 405 carries Allow).
-			allow := rec.Header().Get("Allow")
-			if allow != "" {
-				w.Header().Set("Allow", allow)
-			}
-			bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on this resource; it takes "+allow).Write(w)
-			return
+	// One match: the mux finds the route (route, route_patterns.go),
+	// which serves it; what the mux answers itself is answered here.
+	rw := &routeWriter{ResponseWriter: w}
+	s.mux.ServeHTTP(rw, r)
+	if rw.matched {
+		return
+	}
+	if rw.probe.status == http.StatusMethodNotAllowed {
+		// The methods the resource takes, as the mux lists them (RFC
+		// 9110: a 405 carries Allow).
+		allow := rw.probe.Header().Get("Allow")
+		if allow != "" {
+			w.Header().Set("Allow", allow)
 		}
-		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
+		bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on this resource; it takes "+allow).Write(w)
 		return
 	}
-	r, span := startSpan(r, pattern)
-	if span != nil {
-		defer span.End()
-	}
-	if pattern == "GET "+sealedBase+"{sealed}" {
-		// A sealed link is longer than an id; the sealer bounds it.
-		s.mux.ServeHTTP(w, r)
-		return
-	}
-	if !plausibleIDs(r.URL.EscapedPath()) {
-		// An id no resource of ours can have: answer as for an unknown
-		// one, alike on every store, without asking the store.
-		if strings.Contains(pattern, " /v1/sca/") || strings.Contains(pattern, " "+psuBase+"/") {
-			w.Header().Set("Strict-Transport-Security", scaHSTS)
-			w.Header().Set("Cache-Control", "no-store")
-			http.Error(w, errUnknownLink, http.StatusNotFound)
-			return
-		}
-		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
-		return
-	}
-	// mux.Handler does not set path values: serve through the mux itself.
-	s.mux.ServeHTTP(w, r)
+	bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
 }
 
 // MaxIDBytes bounds an id in the path. The store's ids are 29 bytes
