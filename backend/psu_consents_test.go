@@ -51,7 +51,7 @@ func TestPSURevocationPage(t *testing.T) {
 		page = p.open(h.psuLink(""))
 		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		page = body(resp)
-		pageURL := resp.Request.URL.Path
+		pageURL := h.local(resp.Request.URL.Path)
 		if resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") ||
 			!strings.Contains(page, "PSDNO-FSA-987654321") || strings.Contains(page, "PSDNO-FSA-987654322") {
 			t.Fatalf("the PSU's page: %d %s", resp.StatusCode, page)

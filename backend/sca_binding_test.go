@@ -106,8 +106,8 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 				set = c
 			}
 		}
-		if set == nil || !set.HttpOnly || !set.Secure || set.SameSite != http.SameSiteStrictMode || set.Path != href || set.MaxAge <= 0 {
-			t.Fatalf("identification's cookie %+v: want HttpOnly, Secure, SameSite=Strict, Path=%s", set, href)
+		if set == nil || !set.HttpOnly || !set.Secure || set.SameSite != http.SameSiteStrictMode || set.Path != h.base+href || set.MaxAge <= 0 {
+			t.Fatalf("identification's cookie %+v: want HttpOnly, Secure, SameSite=Strict, Path=%s", set, h.base+href)
 		}
 		secret := p.flowCookie(href)
 		if secret == "" || secret == before || secret == xCSRF {
@@ -179,7 +179,7 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 
 		// The PSU's browser posting a form from before identification (a
 		// second click) is shown the page again, and nothing happens.
-		if resp, _ := post(t, p.noFollow(), u, url.Values{"csrf": {beforeCSRF}, "step": {"cancel"}}); resp.StatusCode != http.StatusSeeOther || resp.Header.Get("Location") != href {
+		if resp, _ := post(t, p.noFollow(), u, url.Values{"csrf": {beforeCSRF}, "step": {"cancel"}}); resp.StatusCode != http.StatusSeeOther || h.local(resp.Header.Get("Location")) != href {
 			t.Fatalf("the pre-identification token: %d %q, want 303 to the page", resp.StatusCode, resp.Header.Get("Location"))
 		}
 		if f, _ := h.st.GetSCAFlow(ctx, path.Base(href)); f.State != store.FlowPending || f.Context != "" {

@@ -52,11 +52,17 @@ type harness struct {
 	issuer *tppcontext.Issuer
 	st     store.Store
 	sealed bool // srv was replaced by sealHarness's
+	base   string // the base path srv serves under ("": none)
 }
 
-// stores returns the store URLs every backend test runs against: embedded
-// SQLite and the real PostgreSQL (its own schema per test).
-func storeKinds() []string { return []string{"sqlite", "postgres"} }
+// storeKinds are the stores every backend test runs against: embedded
+// SQLite, the real PostgreSQL (its own schema per test), and SQLite served
+// under the base path /api-sandbox (underBase), where every link of every
+// answer must carry it.
+func storeKinds() []string { return []string{"sqlite", "postgres", "sqlite-base"} }
+
+// testBasePath is the base path of the "sqlite-base" harness.
+const testBasePath = "/api-sandbox"
 
 func newHarness(t *testing.T, kind string) *harness {
 	t.Helper()
@@ -65,7 +71,7 @@ func newHarness(t *testing.T, kind string) *harness {
 	var st store.Store
 	var err error
 	switch kind {
-	case "sqlite":
+	case "sqlite", "sqlite-base":
 		st, err = store.Open(ctx, filepath.Join(t.TempDir(), "obgw.db"), store.Options{Clock: clk.now})
 	case "postgres":
 		url, _ := storetest.Schema(t, "t_backend")
@@ -83,9 +89,60 @@ func newHarness(t *testing.T, kind string) *harness {
 	iss, _ := tppcontext.NewIssuer(key)
 	ver, _ := tppcontext.NewVerifier(key)
 	h := &harness{t: t, clk: clk, issuer: iss, st: st}
-	h.srv = newTestServer(t, New(Config{Store: transitionGuard{Store: st, t: t}, Tokens: ver, Sandbox: true, Now: clk.now}))
+	var srv http.Handler = New(Config{Store: transitionGuard{Store: st, t: t}, Tokens: ver, Sandbox: true, Now: clk.now})
+	if kind == "sqlite-base" {
+		h.base = testBasePath
+		srv = underBase(t, h.base, srv)
+	}
+	h.srv = newTestServer(t, srv)
 	t.Cleanup(h.srv.Close)
+	// Every request of the tests goes under the base path; the links
+	// they read back are taken without it (local).
+	h.srv.URL += h.base
 	return h
+}
+
+// underBase serves h under base as the gateway does (uri strip_prefix,
+// then WithBasePath), and fails the test for a request outside base (a
+// link that lost it) and for an answer with a /v1/ link without it: a
+// Location, a cookie path, a JSON href, an HTML action or href.
+func underBase(t *testing.T, base string, h http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		rest, ok := strings.CutPrefix(r.URL.Path, base)
+		if !ok || !strings.HasPrefix(rest, "/v1/") {
+			t.Errorf("%s %s: a request outside the base path %s", r.Method, r.URL.Path, base)
+			http.NotFound(w, r)
+			return
+		}
+		r2 := r.Clone(WithBasePath(r.Context(), base))
+		r2.URL.Path, r2.URL.RawPath = rest, strings.TrimPrefix(r.URL.RawPath, base)
+		rec := &recordedResponse{w: w}
+		h.ServeHTTP(rec, r2)
+		if loc := rec.header().Get("Location"); strings.HasPrefix(loc, "/v1/") {
+			t.Errorf("%s %s: Location %s without the base path", r.Method, r.URL.Path, loc)
+		}
+		for _, c := range rec.header()["Set-Cookie"] {
+			if strings.Contains(c, "Path=/v1/") {
+				t.Errorf("%s %s: cookie %s without the base path", r.Method, r.URL.Path, c)
+			}
+		}
+		for _, link := range []string{`"href":"/v1/`, `action="/v1/`, `href="/v1/`, `url=/v1/`} {
+			if bytes.Contains(rec.body.Bytes(), []byte(link)) {
+				t.Errorf("%s %s: a link %s... without the base path in %s", r.Method, r.URL.Path, link, rec.body.Bytes())
+			}
+		}
+	})
+}
+
+// local is href (a link an answer carries) without the harness's base
+// path, for the tests that put it after h.srv.URL, which carries it.
+func (h *harness) local(href string) string {
+	if h.base != "" {
+		if rest, ok := strings.CutPrefix(href, h.base); ok && strings.HasPrefix(rest, "/v1/") {
+			return rest
+		}
+	}
+	return href
 }
 
 // tppCall is one TPP request as it leaves the gateway.
@@ -147,7 +204,7 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	}
 	if !c.noToken {
 		tok, err := h.issuer.Issue(tppcontext.Context{TPP: c.tpp, TPPName: tppName, Roles: []string{"PSP_AI", "PSP_PI"}, RequestID: rid,
-			Method: c.method, Path: req.URL.Path,
+			Method: c.method, Path: strings.TrimPrefix(req.URL.Path, h.base),
 			PSUID: c.psuID, PSUCorporateID: c.corporateID, PSUPresent: c.psuPresent}, h.clk.now())
 		if err != nil {
 			h.t.Fatal(err)
@@ -161,6 +218,13 @@ func (h *harness) call(c tppCall) (int, map[string]any, http.Header) {
 	defer resp.Body.Close()
 	var body map[string]any
 	raw, _ := io.ReadAll(resp.Body)
+	if h.base != "" && c.srv == h.srv {
+		// The tests compare and follow links without the base path.
+		raw = bytes.ReplaceAll(raw, []byte(`"href":"`+h.base+`/v1/`), []byte(`"href":"/v1/`))
+		if loc := resp.Header.Get("Location"); loc != "" {
+			resp.Header.Set("Location", h.local(loc))
+		}
+	}
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &body); err != nil {
 			h.t.Fatalf("%s %s: not JSON: %s", c.method, c.path, raw)
@@ -206,7 +270,7 @@ func (h *harness) browser() *psu {
 	jar, _ := cookiejar.New(nil)
 	c := h.srv.Client()
 	cl := &http.Client{Transport: c.Transport, Jar: jar, CheckRedirect: func(req *http.Request, via []*http.Request) error {
-		if req.URL.Host != strings.TrimPrefix(h.srv.URL, "https://") {
+		if srv, _ := url.Parse(h.srv.URL); req.URL.Host != srv.Host {
 			return http.ErrUseLastResponse // never follow to the TPP
 		}
 		return nil
@@ -267,7 +331,7 @@ func (p *psu) submit(href, page string, form url.Values) *http.Response {
 		form.Set("sandbox", html.UnescapeString(sb[1]))
 	}
 	if a := formAction.FindStringSubmatch(page); a != nil {
-		href = html.UnescapeString(a[1])
+		href = p.h.local(html.UnescapeString(a[1]))
 	}
 	resp, err := p.client.PostForm(p.h.srv.URL+href, form)
 	if err != nil {
