@@ -51,7 +51,7 @@ type harness struct {
 	clk    *clock
 	issuer *tppcontext.Issuer
 	st     store.Store
-	sealed bool // srv was replaced by sealHarness's
+	sealed bool   // srv was replaced by sealHarness's
 	base   string // the base path srv serves under ("": none)
 }
 
