@@ -42,9 +42,10 @@ func balancesJSON(bs []store.Balance) []balanceJSON {
 	return out
 }
 
-// accountJSON is the account details of a list or single read.
-func accountJSON(a *store.Account, balances []store.Balance) map[string]any {
-	base := collection(a.Kind) + "/" + a.ID
+// accountJSON is the account details of a list or single read, its links
+// under the request's base path.
+func accountJSON(r *http.Request, a *store.Account, balances []store.Balance) map[string]any {
+	base := under(r, collection(a.Kind)+"/"+a.ID)
 	m := map[string]any{
 		"resourceId": a.ID,
 		"currency":   a.Currency,
@@ -98,7 +99,7 @@ func (s *Server) listAccounts(kind store.AccountKind) handler {
 					return s.storeError(err, "the balances")
 				}
 			}
-			list = append(list, accountJSON(&accounts[i], bs))
+			list = append(list, accountJSON(r, &accounts[i], bs))
 		}
 		key := "accounts"
 		if kind == store.KindCardAccount {
@@ -157,7 +158,7 @@ func (s *Server) getAccount(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			key = "cardAccount"
 		}
-		writeJSON(w, http.StatusOK, map[string]any{key: accountJSON(acc, bs)})
+		writeJSON(w, http.StatusOK, map[string]any{key: accountJSON(r, acc, bs)})
 		return nil
 	}
 }

@@ -27,13 +27,13 @@ func (s *Server) createConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 	if e != nil {
 		return e
 	}
-	self := "/v1/bank-offered-consents/" + f.ID
+	self := under(r, "/v1/bank-offered-consents/"+f.ID)
 	w.Header().Set("Location", self)
 	writeJSON(w, http.StatusCreated, consentResponse{
 		ConsentID:     f.ID,
 		ConsentStatus: store.ConsentReceived,
 		Links: map[string]link{
-			"scaRedirect": get(scaHref(f.ID)),
+			"scaRedirect": get(scaHref(r, f.ID)),
 			"self":        {Href: self, Verbs: []string{"GET", "DELETE"}},
 			"status":      get(self + "/status"),
 		},
@@ -102,7 +102,7 @@ func (s *Server) getConsent(w http.ResponseWriter, r *http.Request, c *tppcontex
 		}
 		body["access"] = map[string]any{"accounts": refs, "balances": refs, "transactions": refs}
 	}
-	body["_links"] = map[string]link{"status": get("/v1/bank-offered-consents/" + k.ID + "/status")}
+	body["_links"] = map[string]link{"status": get(under(r, "/v1/bank-offered-consents/"+k.ID+"/status"))}
 	writeJSON(w, http.StatusOK, body)
 	return nil
 }

@@ -157,14 +157,14 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j.Links = map[string]link{"transactionDetails": get(collection(kind) + "/" + acc.ID + "/transactions/" + txs[i].ID)}
+				j.Links = map[string]link{"transactionDetails": get(under(r, collection(kind)+"/"+acc.ID+"/transactions/"+txs[i].ID))}
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
 			}
 		}
-		links := pageLinks(collection(kind)+"/"+acc.ID+"/transactions", r.URL.Query(), tq.filter, total)
-		links["account"] = get(collection(kind) + "/" + acc.ID)
+		links := pageLinks(under(r, collection(kind)+"/"+acc.ID+"/transactions"), r.URL.Query(), tq.filter, total)
+		links["account"] = get(under(r, collection(kind)+"/"+acc.ID))
 		accountKey, listKey := "account", "transactions"
 		if kind == store.KindCardAccount {
 			accountKey, listKey = "cardAccount", "cardTransactions"

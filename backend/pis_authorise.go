@@ -38,10 +38,10 @@ func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tpp
 	if e != nil {
 		return e
 	}
-	href := paymentHref(p) + "/" + collection + "/" + f.ID
+	href := paymentHref(r, p) + "/" + collection + "/" + f.ID
 	w.Header().Set("Location", href)
 	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]link{"scaRedirect": get(scaHref(f.ID)), "scaStatus": get(href)}})
+		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID)), "scaStatus": get(href)}})
 	return nil
 }
 

@@ -144,14 +144,14 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		return e
 	}
 	st := basketStatus(b, ps)
-	self := "/v1/signing-baskets/" + b.ID
+	self := under(r, "/v1/signing-baskets/"+b.ID)
 	links := map[string]link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": get(self + "/status")}
 	if st == basketReceived && status == http.StatusCreated {
 		f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
 		if e != nil {
 			return e
 		}
-		links["scaRedirect"] = get(scaHref(f.ID))
+		links["scaRedirect"] = get(scaHref(r, f.ID))
 		w.Header().Set("Location", self)
 	}
 	body := map[string]any{"basketId": b.ID, "transactionStatus": st, "_links": links}
@@ -266,6 +266,6 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 		return e
 	}
 	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]link{"scaRedirect": get(scaHref(f.ID))}})
+		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID))}})
 	return nil
 }

@@ -40,12 +40,12 @@ func (s *Server) cancelPayment(kind string) handler {
 			if e != nil {
 				return e
 			}
-			self := paymentHref(p)
+			self := paymentHref(r, p)
 			writeJSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]link{
 				"self":               {Href: self, Verbs: []string{"GET", "DELETE"}},
 				"status":             get(self + "/status"),
 				"startAuthorisation": {Href: self + "/cancellation-authorisations", Verbs: []string{"POST"}},
-				"scaRedirect":        get(scaHref(f.ID)),
+				"scaRedirect":        get(scaHref(r, f.ID)),
 				"scaStatus":          get(self + "/cancellation-authorisations/" + f.ID),
 			}})
 			return nil

@@ -22,8 +22,8 @@ const DomesticProduct = "domestic-norway-credit-transfers"
 // bankToday is the bank's current date.
 func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }
 
-func paymentHref(p *store.Payment) string {
-	return paymentBase[p.Kind] + "/" + p.Product + "/" + p.ID
+func paymentHref(r *http.Request, p *store.Payment) string {
+	return under(r, paymentBase[p.Kind]+"/"+p.Product+"/"+p.ID)
 }
 
 // instruction is a validated initiation of any kind, as the backend reads
@@ -177,7 +177,7 @@ func (s *Server) createPayment(kind string) handler {
 // answerCreated answers a creation with the payment and its SCA flow
 // while it still needs SCA: f, made with it, or else a fresh one.
 func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, f *store.SCAFlow) *bgerror.Error {
-	self := paymentHref(p)
+	self := paymentHref(r, p)
 	links := map[string]link{
 		"self":   {Href: self, Verbs: []string{"GET", "DELETE"}},
 		"status": get(self + "/status"),
@@ -189,7 +189,7 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 				return e
 			}
 		}
-		links["scaRedirect"] = get(scaHref(f.ID))
+		links["scaRedirect"] = get(scaHref(r, f.ID))
 		links["scaStatus"] = get(self + "/authorisations/" + f.ID)
 	}
 	w.Header().Set("Location", self)

@@ -125,7 +125,7 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 		for k, v := range status {
 			body[k] = v
 		}
-		body["_links"] = map[string]link{"status": get(paymentHref(p) + "/status")}
+		body["_links"] = map[string]link{"status": get(paymentHref(r, p) + "/status")}
 		writeJSON(w, http.StatusOK, body)
 		return nil
 	}

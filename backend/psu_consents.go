@@ -143,10 +143,10 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: psuBase, MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: under(r, psuBase), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: psuBase, CSRF: token, Error: problem})
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: under(r, psuBase), CSRF: token, Error: problem})
 }
 
 // psuIdentifySubmit identifies the PSU and opens its page.
@@ -210,11 +210,11 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: psuBase, MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: psuBase + "/" + f.ID, MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	http.Redirect(w, r, psuBase+"/"+f.ID, http.StatusSeeOther)
+	http.Redirect(w, r, under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
 }
 
 // clientAddress is the host of the request's remote address.
@@ -256,10 +256,10 @@ func (s *Server) psuPage(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	s.renderPSU(w, r.Context(), f, "")
+	s.renderPSU(w, r, r.Context(), f, "")
 }
 
-func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.SCAFlow, problem string) {
+func (s *Server) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.Context, f *store.SCAFlow, problem string) {
 	cust, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -271,7 +271,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, ctx context.Context, f *store.
 		return
 	}
 	now := s.cfg.Now()
-	v := psuView{Sandbox: s.cfg.Sandbox, Action: psuBase + "/" + f.ID, CSRF: f.CSRF, Error: problem, Customer: cust.Name}
+	v := psuView{Sandbox: s.cfg.Sandbox, Action: under(r, psuBase+"/"+f.ID), CSRF: f.CSRF, Error: problem, Customer: cust.Name}
 	for _, k := range ks {
 		status := k.Status
 		if status == store.ConsentValid && !now.Before(k.ValidUntil) {
@@ -312,15 +312,15 @@ func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	case err != nil || k.CustomerID != f.CustomerID:
-		s.renderPSU(w, ctx, f, "Choose one of your consents.")
+		s.renderPSU(w, r, ctx, f, "Choose one of your consents.")
 		return
 	case k.Status != store.ConsentValid || !s.cfg.Now().Before(k.ValidUntil):
-		s.renderPSU(w, ctx, f, "This consent has already ended ("+k.Status+").")
+		s.renderPSU(w, r, ctx, f, "This consent has already ended ("+k.Status+").")
 		return
 	}
 	if err := s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentRevokedByPSU); err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.Redirect(w, r, psuBase+"/"+f.ID, http.StatusSeeOther)
+	http.Redirect(w, r, under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
 }

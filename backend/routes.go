@@ -120,17 +120,6 @@ func (s *Server) routes() {
 // ServeHTTP routes the request. Unknown paths get 404 RESOURCE_UNKNOWN and
 // known paths with another method 405 SERVICE_INVALID.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if base := basePath(r.Context()); base != "" {
-		bw := &baseWriter{w: w, base: base}
-		defer func() {
-			if p := recover(); p != nil {
-				// A half-written answer must not go out as a whole one.
-				panic(p)
-			}
-			bw.finish()
-		}()
-		w = bw
-	}
 	// One match: the mux finds the route (route, route_patterns.go),
 	// which serves it; what the mux answers itself is answered here.
 	rw := &routeWriter{ResponseWriter: w}

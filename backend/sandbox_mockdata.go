@@ -42,7 +42,7 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 	if err := sandbox.Reset(r.Context(), s.cfg.Store, s.sandboxOf(c.TPP), s.cfg.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}
-	out, e := s.mockCustomers(r.Context(), c)
+	out, e := s.mockCustomers(r, c)
 	if e != nil {
 		return e
 	}
@@ -50,18 +50,18 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 	return nil
 }
 
-func customerJSON(c *store.Customer) map[string]any {
+func customerJSON(r *http.Request, c *store.Customer) map[string]any {
 	return map[string]any{
 		"customerId":     c.ID,
 		"customerNumber": c.Number,
 		"customerType":   string(c.Type),
 		"customerName":   c.Name,
-		"_links":         map[string]link{"self": {Href: "/v1/sandbox/customers/" + c.ID, Verbs: []string{"GET", "PUT", "DELETE"}}},
+		"_links":         map[string]link{"self": {Href: under(r, "/v1/sandbox/customers/"+c.ID), Verbs: []string{"GET", "PUT", "DELETE"}}},
 	}
 }
 
 func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-	out, e := s.mockCustomers(r.Context(), c)
+	out, e := s.mockCustomers(r, c)
 	if e != nil {
 		return e
 	}
@@ -71,14 +71,14 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tp
 
 // mockCustomers is the list of customers of the caller's sandbox the
 // mock-data operations answer.
-func (s *Server) mockCustomers(ctx context.Context, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
-	cs, err := s.cfg.Store.ListCustomers(ctx, s.sandboxOf(c.TPP))
+func (s *Server) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
+	cs, err := s.cfg.Store.ListCustomers(r.Context(), s.sandboxOf(c.TPP))
 	if err != nil {
 		return nil, s.storeError(err, "the customers")
 	}
 	out := make([]map[string]any, 0, len(cs))
 	for i := range cs {
-		out = append(out, customerJSON(&cs[i]))
+		out = append(out, customerJSON(r, &cs[i]))
 	}
 	return out, nil
 }
@@ -98,8 +98,8 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	} else if err != nil {
 		return s.storeError(err, "the customer")
 	}
-	w.Header().Set("Location", "/v1/sandbox/customers/"+c.ID)
-	writeJSON(w, http.StatusCreated, customerJSON(c))
+	w.Header().Set("Location", under(r, "/v1/sandbox/customers/"+c.ID))
+	writeJSON(w, http.StatusCreated, customerJSON(r, c))
 	return nil
 }
 
@@ -108,7 +108,7 @@ func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tp
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusOK, customerJSON(c))
+	writeJSON(w, http.StatusOK, customerJSON(r, c))
 	return nil
 }
 
@@ -163,14 +163,14 @@ func balancesOf(in []mockdata.Balance, now time.Time) []store.Balance {
 
 // mockAccountJSON is a mock account as the AIS endpoints would show it, with
 // its id and links.
-func (s *Server) mockAccountJSON(ctx context.Context, a *store.Account) (map[string]any, error) {
-	bs, err := s.cfg.Store.ListBalances(ctx, a.ID)
+func (s *Server) mockAccountJSON(r *http.Request, a *store.Account) (map[string]any, error) {
+	bs, err := s.cfg.Store.ListBalances(r.Context(), a.ID)
 	if err != nil {
 		return nil, err
 	}
-	m := accountJSON(a, bs)
+	m := accountJSON(r, a, bs)
 	m["id"] = a.ID
-	base := "/v1/sandbox" + strings.TrimPrefix(collection(a.Kind), "/v1") + "/" + a.ID
+	base := under(r, "/v1/sandbox"+strings.TrimPrefix(collection(a.Kind), "/v1")+"/"+a.ID)
 	m["_links"] = map[string]link{
 		"self":         {Href: base, Verbs: []string{"GET", "PUT"}},
 		"balances":     {Href: base + "/balances", Verbs: []string{"PUT"}},
@@ -232,7 +232,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 		} else if err != nil {
 			return s.storeError(err, "the account")
 		}
-		m, err := s.mockAccountJSON(r.Context(), a)
+		m, err := s.mockAccountJSON(r, a)
 		if err != nil {
 			return s.storeError(err, "the account")
 		}
@@ -266,7 +266,7 @@ func (s *Server) getMockAccount(kind store.AccountKind) handler {
 
 // writeMockAccount answers with the mock account as it now stands.
 func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *store.Account) *bgerror.Error {
-	m, err := s.mockAccountJSON(r.Context(), a)
+	m, err := s.mockAccountJSON(r, a)
 	if err != nil {
 		return s.storeError(err, "the account")
 	}
@@ -476,7 +476,8 @@ func addressJSON(a mockdata.Address) map[string]string {
 	return m
 }
 
-func agreementJSON(ctx context.Context, st store.Store, a *store.Agreement) map[string]any {
+func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[string]any {
+	ctx := r.Context()
 	eng := make([]map[string]any, 0, len(a.Engagements))
 	for _, e := range a.Engagements {
 		item := map[string]any{"roles": e.Roles}
@@ -489,7 +490,7 @@ func agreementJSON(ctx context.Context, st store.Store, a *store.Agreement) map[
 		eng = append(eng, item)
 	}
 	m := map[string]any{"agreementId": a.ID, "name": a.Name, "engagements": eng,
-		"_links": map[string]link{"self": get("/v1/sandbox/agreements/" + a.ID)}}
+		"_links": map[string]link{"self": get(under(r, "/v1/sandbox/agreements/"+a.ID))}}
 	if c, err := st.GetCustomer(ctx, a.OwnerID); err == nil {
 		m["owner"] = c.Number
 	}
@@ -512,7 +513,7 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp 
 		for i := range ags {
 			if !seen[ags[i].ID] {
 				seen[ags[i].ID] = true
-				out = append(out, agreementJSON(ctx, s.cfg.Store, &ags[i]))
+				out = append(out, agreementJSON(r, s.cfg.Store, &ags[i]))
 			}
 		}
 	}
@@ -534,7 +535,7 @@ func (s *Server) getMockAgreement(w http.ResponseWriter, r *http.Request, tpp *t
 	if err != nil || owner.Owner != s.sandboxOf(tpp.TPP) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
 	}
-	writeJSON(w, http.StatusOK, agreementJSON(ctx, s.cfg.Store, a))
+	writeJSON(w, http.StatusOK, agreementJSON(r, s.cfg.Store, a))
 	return nil
 }
 
@@ -580,7 +581,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp
 	if err := s.cfg.Store.CreateAgreement(ctx, ag); err != nil {
 		return s.storeError(err, "the agreement")
 	}
-	w.Header().Set("Location", "/v1/sandbox/agreements")
-	writeJSON(w, http.StatusCreated, agreementJSON(ctx, s.cfg.Store, ag))
+	w.Header().Set("Location", under(r, "/v1/sandbox/agreements"))
+	writeJSON(w, http.StatusCreated, agreementJSON(r, s.cfg.Store, ag))
 	return nil
 }

@@ -38,7 +38,7 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	if err := s.cfg.Store.UpdateCustomer(r.Context(), c); err != nil {
 		return s.storeError(err, "the customer")
 	}
-	writeJSON(w, http.StatusOK, customerJSON(c))
+	writeJSON(w, http.StatusOK, customerJSON(r, c))
 	return nil
 }
 

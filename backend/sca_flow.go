@@ -43,7 +43,7 @@ func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext
 	if err != nil {
 		return s.storeError(err, "the SCA link")
 	}
-	return bgerror.New(code, text).WithSCARedirect(sealedBase + token)
+	return bgerror.New(code, text).WithSCARedirect(under(r, sealedBase+token))
 }
 
 // startFlow creates a pending SCA flow bound to the TPP, its session id and
@@ -105,7 +105,7 @@ const (
 	maxSessionIDBytes   = 128
 )
 
-func scaHref(flowID string) string { return "/v1/sca/" + flowID }
+func scaHref(r *http.Request, flowID string) string { return under(r, "/v1/sca/"+flowID) }
 
 // A flow has one outcome, whichever of several concurrent submissions (a
 // double-clicked "Confirm", two tabs) reaches the store first: the first

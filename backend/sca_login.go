@@ -98,7 +98,7 @@ func (s *Server) callbackURL(r *http.Request) string {
 	if s.cfg.IdPRedirectURL != "" {
 		return s.cfg.IdPRedirectURL
 	}
-	return "https://" + r.Host + basePath(r.Context()) + callbackPath
+	return "https://" + r.Host + under(r, callbackPath)
 }
 
 // login sends the PSU's browser to the provider. Each login counts as an
@@ -180,9 +180,7 @@ var movingOnTemplate = template.Must(template.New("moving-on").Parse(`<!doctype 
 // the flow's SameSite=Strict cookie; a page of ours that moves on does not.
 func continueTo(w http.ResponseWriter, r *http.Request, href string) {
 	pageHeaders(w)
-	// The base path is put in here: the base writer rewrites links of
-	// the forms it knows, not a refresh's URL.
-	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(basePath(r.Context()) + href), Text: "You are logged in."})
+	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(href), Text: "You are logged in."})
 }
 
 // scaCallback takes the provider's answer to a login: once (the state is
@@ -279,8 +277,8 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.observeSCA(SCAIdentified, "")
-	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
-	continueTo(w, r, scaHref(f.ID))
+	setFlowCookie(w, r, f, secret, int(FlowLifetime.Seconds()))
+	continueTo(w, r, scaHref(r, f.ID))
 }
 
 // identifyAtProvider reads the provider's answer q to login: the customer

@@ -70,7 +70,7 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return
 		}
-		setFlowCookie(w, f, v, int(FlowLifetime.Seconds()))
+		setFlowCookie(w, r, f, v, int(FlowLifetime.Seconds()))
 	}
 	s.render(w, r, f, "")
 }
@@ -141,7 +141,7 @@ func step(f *store.SCAFlow) string {
 }
 
 func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
-	v := scaView{Title: "Authorise access", TPP: tppName(f), Step: step(f), Action: scaHref(f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
+	v := scaView{Title: "Authorise access", TPP: tppName(f), Step: step(f), Action: scaHref(r, f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
 	// The app/biometric variant the contract asks of a sandbox (§3): an
 	// identity provider is asked for the app itself (sca_login.go).
 	v.App = f.AppPreferred && s.cfg.Sandbox && !v.Login
@@ -303,7 +303,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 			// The PSU's own browser (openFlow checked its secret) posting
 			// a form from before identification, say a second click on
 			// "Continue": show the step the flow is at, doing nothing.
-			http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+			http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 			return
 		}
 		scaError(w, "This form has expired or did not come from the bank's page. Start again from the service you came from.", http.StatusForbidden)
@@ -427,8 +427,8 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		err = s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending)
 		if err == nil {
 			s.observeSCA(SCAIdentified, "")
-			setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
-			http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+			setFlowCookie(w, r, f, secret, int(FlowLifetime.Seconds()))
+			http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 			return
 		}
 		if !errors.Is(err, store.ErrConflict) {
@@ -448,14 +448,14 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		s.replay(w, r, f.ID)
 		return
 	}
-	setFlowCookie(w, f, secret, int(FlowLifetime.Seconds()))
-	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+	setFlowCookie(w, r, f, secret, int(FlowLifetime.Seconds()))
+	http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 }
 
 // advance stores the flow's progress and shows the next step.
 func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	if s.save(w, r, f) {
-		http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+		http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 	}
 }
 

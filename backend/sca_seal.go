@@ -326,5 +326,5 @@ func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	http.Redirect(w, r, scaHref(f.ID), http.StatusSeeOther)
+	http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 }

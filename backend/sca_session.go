@@ -102,9 +102,9 @@ func browserSecret(flowID, key, before string) string {
 }
 
 // setFlowCookie sets the flow's cookie to value for maxAge seconds.
-func setFlowCookie(w http.ResponseWriter, f *store.SCAFlow, value string, maxAge int) {
+func setFlowCookie(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
-		Name: scaCookie, Value: value, Path: scaHref(f.ID), MaxAge: maxAge,
+		Name: scaCookie, Value: value, Path: scaHref(r, f.ID), MaxAge: maxAge,
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode,
 	})
 }

@@ -45,5 +45,5 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 	if e != nil {
 		return e
 	}
-	return bgerror.New(bgerror.CodeConsentInvalid, "the PSU must authenticate; redirect the PSU to scaRedirect").WithSCARedirect(scaHref(f.ID))
+	return bgerror.New(bgerror.CodeConsentInvalid, "the PSU must authenticate; redirect the PSU to scaRedirect").WithSCARedirect(scaHref(r, f.ID))
 }
