@@ -2,14 +2,10 @@ package gateway
 
 import (
 	"context"
-	"crypto/sha512"
-	"encoding/base64"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/obgw/obgw/bgerror"
-	"github.com/obgw/obgw/gateway/digest"
 	"github.com/obgw/obgw/gateway/signature"
 )
 
@@ -39,7 +35,7 @@ type AnalysisCheck struct {
 	// Check names the check: hygiene, date, certificate, signatureHeader
 	// (present and well-formed), keyId, signedHeaders (the Signature's
 	// headers list covers what the dialect requires), signature (verifies
-	// over the signing string), qwac, registry, replay, digest, body.
+	// over the signing string), registry, qwac, replay, digest, body.
 	Check string `json:"check"`
 	// Status is ok, failed or skipped.
 	Status string `json:"status"`
@@ -111,110 +107,11 @@ func (a *Analysis) step(check string, s sigStep, code, notReached string) {
 // returned is that read's, if it failed.
 func (v *Verifier) Analyse(ctx context.Context, r *Request, p *Policy) (*Analysis, *bgerror.Error) {
 	a := &Analysis{Result: statusOK}
-	now := v.cfg.Now()
-	h := r.HTTP.Header
-
-	a.add("hygiene", checkHygiene(r, p), "the request headers are well-formed")
-	if e := checkDate(h, now, v.cfg.ClockSkew); e != nil {
-		d := dateErr(explainDate(h, now, v.cfg.ClockSkew, e.Text))
-		a.add("date", d, "")
-	} else {
-		a.add("date", nil, "within "+strconv.FormatFloat(v.cfg.ClockSkew.Seconds(), 'f', -1, 64)+" s of the bank's clock")
+	w := walk{r: r, p: p, now: v.cfg.Now(), o: &Outcome{}, a: a}
+	v.run(ctx, &w)
+	if w.readErr != nil {
+		return nil, w.readErr
 	}
-
-	entry, certErr := v.certificate(h, now)
-	a.add("certificate", certErr, "")
-	usable := entry != nil && entry.identity != nil
-	if certErr == nil {
-		a.Checks[len(a.Checks)-1].Text = clipText(describeCertificate(entry), bgerror.MaxTextLength)
-	}
-
-	const noCert = "needs a certificate that identifies the TPP"
-	var f *sigFindings
-	if usable {
-		f = examineSignature(entry, r, p)
-	}
-	switch {
-	case f == nil:
-		for _, c := range []string{"signatureHeader", "keyId", "signedHeaders", "signature"} {
-			a.skip(c, noCert)
-		}
-	case f.missing:
-		a.add("signatureHeader", bgerror.New(bgerror.CodeSignatureMissing, "the Signature header is missing; every request must be signed"), "")
-		for _, c := range []string{"keyId", "signedHeaders", "signature"} {
-			a.skip(c, "needs a Signature header")
-		}
-	default:
-		const unparsed = "needs a Signature header that parses"
-		a.step("signatureHeader", f.parse, bgerror.CodeSignatureInvalid, "")
-		a.step("keyId", f.keyID, bgerror.CodeSignatureInvalid, unparsed)
-		a.step("signedHeaders", f.covered, bgerror.CodeSignatureInvalid, unparsed)
-		a.step("signature", f.verify, bgerror.CodeSignatureInvalid, unparsed)
-		if f.signing != nil {
-			a.SigningString = strings.Join(shownSigningString(f.signing, f.params.Headers), "\n")
-			a.SigningStringSHA256 = signature.SumBase64(f.signing)
-		}
-	}
-	signed := f != nil && f.first() == "" && !f.missing
-
-	if usable && (r.ClientCertificate != nil || p.RequireQWAC) {
-		_, e := v.checkQWAC(r.ClientCertificate, entry.identity.OrganizationIdentifier, p, now)
-		a.add("qwac", e, "the QWAC names the QSealC's organizationIdentifier")
-	} else if usable {
-		a.skip("qwac", "no TLS client certificate presented; this route does not demand one")
-	} else {
-		a.skip("qwac", noCert)
-	}
-
-	// The register only for a signed request, as the pipeline: a request
-	// that merely carries a TPP's certificate learns nothing of it.
-	if signed && certErr == nil {
-		o := &Outcome{}
-		roles, _ := v.registryAndRole(ctx, entry.identity, h, p, o, &clock{})
-		if o.Err == nil {
-			a.add("registry", nil, fmt.Sprintf("%s is authorised; roles granted: %s", entry.identity.OrganizationIdentifier, strings.Join(roles, " ")))
-		} else {
-			a.add("registry", o.Err, "")
-		}
-	} else {
-		a.skip("registry", "looked up only for a request whose certificate and signature pass")
-	}
-	a.skip("replay", "not recorded: the X-Request-ID stays unused for your real call")
-
-	if !signed || certErr != nil {
-		const unread = "the body is read only once the certificate and the signature pass"
-		a.skip("digest", unread)
-		a.skip("body", unread)
-	} else {
-		if r.ReadBody != nil {
-			body, e := r.ReadBody(entry.identity.OrganizationIdentifier)
-			if e != nil {
-				return nil, e
-			}
-			r.Body = body
-		}
-		d, e := checkDigest(h, r.Body, p)
-		if e != nil {
-			e = bgerror.Format(e.Path, explainDigest(h, r.Body, e.Text))
-		}
-		switch {
-		case e == nil && d == DecisionSkip:
-			a.skip("digest", "no Digest header and no body")
-		default:
-			a.add("digest", e, "the Digest matches the body")
-		}
-		bodyText := "no body"
-		if len(r.Body) > 0 {
-			bodyText = "JSON within the bounds of the interface"
-		}
-		a.add("body", checkBody(h, r.Body), bodyText)
-		sum := sha512.Sum512(r.Body)
-		a.Body = &BodyAnalysis{Bytes: len(r.Body), Digest: digest.Of(r.Body), DigestSHA512: "SHA-512=" + base64.StdEncoding.EncodeToString(sum[:])}
-		if v := h["Digest"]; len(v) > 0 {
-			a.Body.Claimed = clipText(v[0], 200)
-		}
-	}
-
 	for _, c := range a.Checks {
 		if c.Status == statusFailed {
 			a.Result = statusFailed

@@ -11,6 +11,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -419,6 +420,23 @@ func TestAnalyse(t *testing.T) {
 	got := map[string]AnalysisCheck{}
 	for _, c := range a.Checks {
 		got[c.Check] = c
+	}
+	// In the pipeline's order (issue 30, 4: one definition walked by
+	// both): the signature's steps are the signature check's, the body's
+	// the Digest's.
+	stage := map[string]string{"signatureHeader": "signature", "keyId": "signature", "signedHeaders": "signature", "body": "digest"}
+	last := -1
+	for _, c := range a.Checks {
+		name := c.Check
+		if s, ok := stage[name]; ok {
+			name = s
+		}
+		check, ok := ParseCheck(name)
+		at := slices.Index(pipeline[:], check)
+		if !ok || at < last {
+			t.Errorf("check %s out of the pipeline's order: %v", c.Check, a.Checks)
+		}
+		last = at
 	}
 	if a.Result != "ok" {
 		t.Fatalf("result %s: %+v", a.Result, a.Checks)

@@ -229,146 +229,17 @@ func (v *Verifier) Verify(ctx context.Context, r *Request, p *Policy) *Outcome {
 }
 
 func (v *Verifier) verify(ctx context.Context, r *Request, p *Policy, o *Outcome) {
-	now := v.cfg.Now()
-	h := r.HTTP.Header
-	k := clock{on: r.Timed, o: o}
-	if k.on {
+	w := walk{r: r, p: p, now: v.cfg.Now(), o: o, k: clock{on: r.Timed, o: o}}
+	if w.k.on {
 		o.Start = time.Now()
-		k.last = o.Start
+		w.k.last = o.Start
 		defer func() { o.End = time.Now() }()
 	}
-
-	// 1. Hygiene: sizes, syntax, formats, required headers.
-	if o.record(p, CheckHygiene, DecisionPass, checkHygiene(r, p)) {
+	v.run(ctx, &w)
+	if o.Err != nil {
 		return
 	}
-	k.lap(CheckHygiene)
-
-	// 2. Date.
-	if o.record(p, CheckDate, DecisionPass, v.diagnoseDate(h, now, checkDate(h, now, v.cfg.ClockSkew))) {
-		return
-	}
-	k.lap(CheckDate)
-
-	// 3. Certificate (cached).
-	entry, e := v.certificate(h, now)
-	if e != nil && entry.revocationAllowed(p) {
-		o.allowRevocationUnknown(CheckCertificate)
-	} else if o.record(p, CheckCertificate, DecisionPass, e) {
-		return
-	}
-	if entry == nil || entry.identity == nil {
-		// Nothing to identify the TPP by: every later check depends on it.
-		for c := CheckSignature; c < numChecks; c++ {
-			o.Decisions[c] = DecisionSkip
-		}
-		o.Err = bgerror.New(bgerror.CodeCertificateInvalid, "no usable TPP-Signature-Certificate; the request cannot be attributed to a TPP")
-		return
-	}
-	id := entry.identity
-	k.lap(CheckCertificate)
-
-	// 4. Signature, before anything is said about the TPP: an unsigned
-	// request with someone's (public) certificate learns nothing of the
-	// register and is not attributed to that TPP.
-	if o.record(p, CheckSignature, DecisionPass, v.diagnoseSignature(entry, r, p, entry.verifySignature(r.HTTP, r.target(), p))) {
-		return
-	}
-	k.lap(CheckSignature)
-	o.TPP = id.OrganizationIdentifier
-	o.Context.TPP = id.OrganizationIdentifier
-	o.Context.TPPName = id.Name
-	o.Context.CertSHA256 = entry.fingerprintHex
-
-	// 5. Registry and 6. role.
-	roles, stop := v.registryAndRole(ctx, id, h, p, o, &k)
-	if stop {
-		return
-	}
-	o.Roles = roles
-	o.Context.Roles = roles
-	k.lap(CheckRole)
-
-	// 7. QWAC over mTLS.
-	if d, e := v.checkQWAC(r.ClientCertificate, id.OrganizationIdentifier, p, now); e == nil && d == DecisionErrorAllowed {
-		o.allowRevocationUnknown(CheckQWAC)
-	} else if o.record(p, CheckQWAC, d, e) {
-		return
-	}
-	k.lap(CheckQWAC)
-
-	// 8. Replay, recorded only for requests whose signature was checked,
-	// so a forger cannot burn a TPP's request ids; before the body is
-	// read, so one signed set of headers cannot hold many bodies open.
-	requestID := h.Get("X-Request-Id")
-	key := replay.Key(id.OrganizationIdentifier, requestID, h.Get("Date"))
-	fresh, err := v.cfg.Replay.Claim(ctx, key, v.replayTT)
-	local := false
-	if err != nil && p.ReplayOnError == OnErrorAllow && v.cfg.ReplayFallback != nil {
-		o.Context.Unverified = append(o.Context.Unverified, ReplayLocal)
-		fresh, err = v.cfg.ReplayFallback.Claim(ctx, key, v.replayTT)
-		local = true
-	}
-	switch {
-	case err == nil && fresh && local:
-		// Let through by on_error allow, checked in this instance's
-		// memory only: the metric says so, as the token does.
-		o.Decisions[CheckReplay] = DecisionErrorAllowed
-	case err != nil && p.ReplayOnError == OnErrorAllow:
-		o.Decisions[CheckReplay] = DecisionErrorAllowed
-		o.Context.Unverified = append(o.Context.Unverified, "replay:error_allowed")
-	case err != nil:
-		o.Decisions[CheckReplay] = DecisionFail
-		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "replay protection is unavailable; retry later with a new X-Request-ID")
-		return
-	case !fresh:
-		e := bgerror.Format("X-Request-ID", "X-Request-ID was already used by this TPP (replay); send every request with a new UUID")
-		if o.fail(p, CheckReplay, e) {
-			return
-		}
-	default:
-		o.Decisions[CheckReplay] = DecisionPass
-	}
-	k.lap(CheckReplay)
-
-	// 9. The body, read only now, then Digest over the exact bytes
-	// received and the JSON rules of hygiene.
-	if r.ReadBody != nil {
-		body, e := r.ReadBody(id.OrganizationIdentifier)
-		if e != nil {
-			o.Decisions[CheckHygiene] = DecisionFail
-			o.Err = e
-			return
-		}
-		r.Body = body
-	}
-	if d, e := checkDigest(h, r.Body, p); o.record(p, CheckDigest, d, v.diagnoseDigest(h, r.Body, e)) {
-		return
-	}
-	if e := checkBody(h, r.Body); e != nil && o.fail(p, CheckHygiene, e) {
-		return
-	}
-	k.lap(CheckDigest)
-
-	o.Context.RequestID = requestID
-	o.Context.Method = r.HTTP.Method
-	o.Context.Path = r.HTTP.URL.Path
-	o.Context.PSUID = h.Get("Psu-Id")
-	o.Context.PSUCorporateID = h.Get("Psu-Corporate-Id")
-	o.Context.PSUPresent = h.Get("Psu-Ip-Address") != ""
-	o.Context.Fixes = r.Fixes
-
-	// 10. PSU-not-present limit, last, so that only calls that would be
-	// served are counted.
-	if p.LimitKind != "" && !o.Context.PSUPresent {
-		if e := v.checkLimit(ctx, r, p, o, now); e != nil && o.fail(p, CheckLimit, e) {
-			return
-		}
-	} else {
-		o.Decisions[CheckLimit] = DecisionSkip
-	}
-	k.lap(CheckLimit)
-	tok, err := v.cfg.Issuer.Issue(o.Context, now)
+	tok, err := v.cfg.Issuer.Issue(o.Context, w.now)
 	if err != nil {
 		o.Err = bgerror.New(bgerror.CodeServiceUnavailable, "the gateway could not issue the backend context; retry later")
 		return
