@@ -36,10 +36,25 @@ type currencyPair struct{ source, target string }
 // transaction so that no rate source is called while accounts are locked.
 type quotes map[currencyPair]fx.Quote
 
+// ownCreditors are the creditor accounts of in that are the bank's own,
+// by creditor (nil: another bank's account), found among the accounts of
+// the debtor's owner (its sandbox, in a sandbox).
+func ownCreditors(ctx context.Context, st store.Store, debtor *store.Account, in *payments.Instruction) []*store.Account {
+	own := make([]*store.Account, len(in.Creditor))
+	for i := range in.Creditor {
+		c := &in.Creditor[i]
+		if a, err := st.GetAccountByNumber(ctx, debtor.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
+			own[i] = a
+		}
+	}
+	return own
+}
+
 // quotesFor quotes every conversion the payment needs: its creditors'
 // instructed currencies into the debtor account's currency, and into the
-// currency of each creditor account that is one of the bank's own.
-func (s *Server) quotesFor(ctx context.Context, st store.Store, debtor *store.Account, in instruction, day string) (quotes, error) {
+// currency of each creditor account that is one of the bank's own (own,
+// as ownCreditors finds them).
+func (s *Server) quotesFor(ctx context.Context, debtor *store.Account, in *payments.Instruction, own []*store.Account, day string) (quotes, error) {
 	out := quotes{}
 	need := func(source, target string) error {
 		k := currencyPair{source, target}
@@ -60,8 +75,8 @@ func (s *Server) quotesFor(ctx context.Context, st store.Store, debtor *store.Ac
 		if err := need(c.InstructedAmount.Currency, debtor.Currency); err != nil {
 			return nil, err
 		}
-		if own, err := st.GetAccountByNumber(ctx, debtor.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
-			if err := need(c.InstructedAmount.Currency, own.Currency); err != nil {
+		if own[i] != nil {
+			if err := need(c.InstructedAmount.Currency, own[i].Currency); err != nil {
 				return nil, err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -267,7 +268,7 @@ var errPartlyExecuted = errors.New("authorised, but not every instant payment ex
 // from debtor, to status to.
 type authorisation struct {
 	p      *store.Payment
-	in     instruction
+	in     *payments.Instruction
 	debtor *store.Account
 	to     string
 }
@@ -296,7 +297,7 @@ func (s *Server) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *sto
 	// A currency the bank does not exchange into the account's can never
 	// be executed: refuse it now. A rate source that is down only delays
 	// execution.
-	if _, err := s.quotesFor(ctx, s.cfg.Store, debtor, in, s.bankToday()); errors.Is(err, errNoRate) {
+	if _, err := s.quotesFor(ctx, debtor, in, ownCreditors(ctx, s.cfg.Store, debtor, in), s.bankToday()); errors.Is(err, errNoRate) {
 		return authorisation{}, err
 	}
 	to := s.dueStatus(p)
@@ -319,7 +320,7 @@ func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) e
 		if a.p.Product != InstantProduct || a.to != StatusAccepted {
 			continue
 		}
-		rates, err := s.quotesFor(ctx, s.cfg.Store, a.debtor, a.in, day)
+		rates, err := s.quotesFor(ctx, a.debtor, a.in, ownCreditors(ctx, s.cfg.Store, a.debtor, a.in), day)
 		if err != nil {
 			continue // no rate now: executed by a later batch run, not at once
 		}
@@ -362,7 +363,7 @@ func (s *Server) dueStatus(p *store.Payment) string {
 
 // heldScenario reports whether the payment is the sandbox's HOLD scenario:
 // a creditor named sandbox.HoldCreditorName.
-func heldScenario(in instruction) bool {
+func heldScenario(in *payments.Instruction) bool {
 	for i := range in.Creditor {
 		if strings.EqualFold(in.Creditor[i].CreditorName, sandbox.HoldCreditorName) {
 			return true

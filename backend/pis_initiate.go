@@ -2,7 +2,6 @@ package backend
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -26,64 +25,16 @@ func paymentHref(r *http.Request, p *store.Payment) string {
 	return under(r, paymentBase[p.Kind]+"/"+p.Product+"/"+p.ID)
 }
 
-// instruction is a validated initiation of any kind, as the backend reads
-// it: parsed once, when the payment is initiated, and stored with it
-// (store.Payment.Instruction, encoding/json of this struct). Authorisation,
-// the SCA page and execution read it back (instructionOf); nothing parses
-// a stored body again.
-type instruction struct {
-	Amount   payments.Money
-	Date     string
-	Debtor   payments.AccountReference
-	Creditor []payments.Payment // the payments to execute (bulk: several)
-}
-
-// parse validates an initiation body as of today.
-func parse(kind, product string, body []byte, today string) (instruction, *bgerror.Error) {
-	switch kind {
-	case store.PaymentPeriodic:
-		p, errs := payments.ParsePeriodic(product, body, today)
-		if len(errs) > 0 {
-			return instruction{}, fieldErrors(errs)
-		}
-		return instruction{Amount: p.InstructedAmount, Date: p.StartDate, Debtor: p.DebtorAccount, Creditor: []payments.Payment{p.Payment}}, nil
-	case store.PaymentBulk:
-		b, errs := payments.ParseBulk(product, body, today)
-		if len(errs) > 0 {
-			return instruction{}, fieldErrors(errs)
-		}
-		out := instruction{Date: orDefault(b.RequestedExecutionDate, today), Debtor: b.DebtorAccount, Creditor: b.Payments}
-		for _, p := range b.Payments {
-			out.Amount.Currency = p.InstructedAmount.Currency
-			out.Amount.Minor += p.InstructedAmount.Minor
-		}
-		return out, nil
-	default:
-		p, errs := payments.ParsePayment(product, body, today)
-		if len(errs) > 0 {
-			return instruction{}, fieldErrors(errs)
-		}
-		return instruction{Amount: p.InstructedAmount, Date: orDefault(p.RequestedExecutionDate, today), Debtor: p.DebtorAccount, Creditor: []payments.Payment{p}}, nil
+// instructionOf returns the stored payment's instruction: what it
+// executes, read from its body once, when it was initiated. A payment
+// stored before instructions were kept whose body no longer parsed when
+// migration 16 made them has none, and is refused: its body is never
+// parsed again.
+func instructionOf(p *store.Payment) (*payments.Instruction, error) {
+	if len(p.Instruction.Creditor) == 0 {
+		return nil, fmt.Errorf("payment %s has no instruction", p.ID)
 	}
-}
-
-// instructionOf returns the stored payment's instruction. A payment stored
-// before instructions were kept (store migration 6) has none; its body is
-// read as of the day it was created, the one place a stored body is still
-// parsed.
-func instructionOf(p *store.Payment) (instruction, error) {
-	var in instruction
-	if len(p.Instruction) > 0 {
-		if err := json.Unmarshal(p.Instruction, &in); err != nil {
-			return in, fmt.Errorf("payment %s: stored instruction: %w", p.ID, err)
-		}
-		return in, nil
-	}
-	in, e := parse(p.Kind, p.Product, p.Body, payments.Today(p.CreatedAt))
-	if e != nil {
-		return in, fmt.Errorf("payment %s: stored body: %s", p.ID, e.Text)
-	}
-	return in, nil
+	return &p.Instruction, nil
 }
 
 type paymentResponse struct {
@@ -94,13 +45,10 @@ type paymentResponse struct {
 
 // sameInitiation reports whether stored payment p is the one kind,
 // product and body initiate: a retry, not another payment under a reused
-// X-Request-ID. Bodies compare as compact JSON (how p's is stored).
+// X-Request-ID. Bodies compare in their served form (how p's is stored).
 func sameInitiation(p *store.Payment, kind, product string, body []byte) bool {
-	var b bytes.Buffer
-	if json.Compact(&b, body) != nil {
-		return false
-	}
-	return p.Kind == kind && p.Product == product && bytes.Equal(b.Bytes(), p.Body)
+	served, err := payments.ServedForm(body)
+	return err == nil && p.Kind == kind && p.Product == product && bytes.Equal(served, p.Body)
 }
 
 // createPayment initiates a payment. The same (TPP, X-Request-ID) answers
@@ -141,16 +89,18 @@ func (s *Server) createPayment(kind string) handler {
 		if e != nil {
 			return e
 		}
-		in, e := parse(kind, product, body, s.bankToday())
-		if e != nil {
-			return first(e)
+		// The one reading of the body: its instruction, and the form
+		// a read serves it in.
+		in, errs := payments.Parse(kind, product, body, s.bankToday())
+		if len(errs) > 0 {
+			return first(fieldErrors(errs))
 		}
-		typed, err := json.Marshal(in)
+		served, err := payments.ServedForm(body)
 		if err != nil {
-			return bgerror.New(bgerror.CodeServiceUnavailable, "the payment could not be stored; retry")
+			return first(bgerror.New(bgerror.CodeFormatError, "the body is not JSON"))
 		}
 		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
-			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: body, Status: StatusReceived, Instruction: typed}
+			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: served, Status: StatusReceived, Instruction: in}
 		f, e := s.newFlow(r, c, PurposePayment, "", true)
 		if e != nil {
 			return first(e)

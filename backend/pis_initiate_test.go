@@ -7,16 +7,21 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
 
 // TestInstructionRoundTrip: what is stored of a parsed payment of each
-// kind reads back as the same typed value.
+// kind reads back as the same typed value; a payment without one is not
+// acted on (its body is never parsed again).
 func TestInstructionRoundTrip(t *testing.T) {
+	h := newHarness(t, "sqlite")
 	bulk := `{"debtorAccount":{"iban":"` + kariIBAN + `"},"payments":[` +
 		`{"instructedAmount":{"currency":"NOK","amount":"1.50"},"creditorAccount":{"iban":"` + olaIBAN + `"},"creditorName":"A","remittanceInformationUnstructured":"x"},` +
 		`{"instructedAmount":{"currency":"NOK","amount":"2.00"},"creditorAccount":{"iban":"` + olaIBAN + `"},"creditorName":"B","endToEndIdentification":"e2e"}]}`
@@ -26,18 +31,26 @@ func TestInstructionRoundTrip(t *testing.T) {
 		{store.PaymentBulk, DomesticProduct, bulk},
 		{store.PaymentPeriodic, DomesticProduct, periodic},
 	} {
-		in, e := parse(tc.kind, tc.product, []byte(tc.body), "2026-11-25")
-		if e != nil {
-			t.Fatalf("%s: %v", tc.kind, e)
+		in, errs := payments.Parse(tc.kind, tc.product, []byte(tc.body), "2026-11-25")
+		if len(errs) > 0 {
+			t.Fatalf("%s: %v", tc.kind, errs)
 		}
-		typed, err := json.Marshal(in)
+		p := &store.Payment{TPP: testTPP, RequestID: tc.kind, Kind: tc.kind, Product: tc.product, Amount: in.Amount.Minor, Currency: in.Amount.Currency,
+			ExecutionDate: in.Date, Body: json.RawMessage(tc.body), Status: StatusReceived, Instruction: in}
+		if err := h.st.CreatePayment(context.Background(), p); err != nil {
+			t.Fatal(err)
+		}
+		stored, err := h.st.GetPayment(context.Background(), p.ID)
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := instructionOf(&store.Payment{Kind: tc.kind, Product: tc.product, Instruction: typed})
-		if err != nil || !reflect.DeepEqual(back, in) {
+		back, err := instructionOf(stored)
+		if err != nil || !reflect.DeepEqual(*back, in) {
 			t.Fatalf("%s: read back %+v %v, want %+v", tc.kind, back, err, in)
 		}
+	}
+	if _, err := instructionOf(&store.Payment{ID: "old", Body: json.RawMessage(`{}`)}); err == nil {
+		t.Fatal("a payment without an instruction is acted on")
 	}
 }
 
@@ -124,4 +137,54 @@ func TestInitiationNeedsPSUAddress(t *testing.T) {
 			}
 		}
 	})
+}
+
+// reads counts the payment and account reads of a store, in and out of
+// its transactions.
+type reads struct {
+	store.Store
+	payments, accounts, byNumber *atomic.Int64
+}
+
+func (c reads) GetPayment(ctx context.Context, id string) (*store.Payment, error) {
+	c.payments.Add(1)
+	return c.Store.GetPayment(ctx, id)
+}
+
+func (c reads) GetAccount(ctx context.Context, id string) (*store.Account, error) {
+	c.accounts.Add(1)
+	return c.Store.GetAccount(ctx, id)
+}
+
+func (c reads) GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*store.Account, error) {
+	c.byNumber.Add(1)
+	return c.Store.GetAccountByNumber(ctx, owner, iban, bban)
+}
+
+func (c reads) Atomically(ctx context.Context, fn func(store.Store) error) error {
+	return c.Store.Atomically(ctx, func(tx store.Store) error { return fn(reads{tx, c.payments, c.accounts, c.byNumber}) })
+}
+
+// TestExecuteReadsOnce (issue 30, 2): executing a payment to one of the
+// bank's own accounts reads the payment once (after the accounts are
+// locked), the debtor twice (its currency for the quotes; its funds after
+// the lock) and the creditor once, and settles it.
+func TestExecuteReadsOnce(t *testing.T) {
+	h := newHarness(t, "sqlite")
+	id, _ := h.authorisedPayment(h.clk.now().AddDate(0, 0, 7).Format(time.DateOnly), StatusPending)
+	ctx := context.Background()
+	p, err := h.st.GetPayment(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := reads{h.st, new(atomic.Int64), new(atomic.Int64), new(atomic.Int64)}
+	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
+	s := New(Config{Store: r, Tokens: ver, Sandbox: true, Now: h.clk.now})
+	settled, err := s.execute(ctx, p, false)
+	if err != nil || !settled {
+		t.Fatalf("execute: %v %v", settled, err)
+	}
+	if got := [3]int64{r.payments.Load(), r.accounts.Load(), r.byNumber.Load()}; got != [3]int64{1, 2, 1} {
+		t.Errorf("execute read the payment, accounts and accounts by number %v times, want [1 2 1]", got)
+	}
 }

@@ -31,50 +31,43 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		s.log.Error("payment unreadable", slog.Any("error", err))
 		return false, errPaymentState
 	}
+	// Read once: the debtor (its currency and owner never change) and
+	// its creditors among the bank's own accounts, outside the
+	// transaction, with the quotes (no rate source is called while
+	// accounts are locked); inside it, after the lock, the payment's
+	// status and the debtor's funds and credit line as they are now.
 	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
 	if err != nil {
 		return false, err
 	}
-	rates, err := s.quotesFor(ctx, s.cfg.Store, debtor, in, day)
+	own := ownCreditors(ctx, s.cfg.Store, debtor, in)
+	rates, err := s.quotesFor(ctx, debtor, in, own, day)
 	if err != nil {
 		return false, err
 	}
 	settled := false
 	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
-		cur, err := tx.GetPayment(ctx, p.ID)
-		if err != nil {
-			return err
-		}
-		from := cur.Status
-		if from != StatusAccepted && from != StatusPending && from != StatusAcceptedCustomerProfile {
-			return nil // another run or a cancellation got there first
-		}
 		// Lock the debtor and every own creditor account before reading
-		// balances: concurrent runs neither overdraw nor lose a booking.
-		// The own creditor accounts are those of the debtor's sandbox
-		// (an account's owner never changes, so it is read before the lock).
-		payer, err := tx.GetAccount(ctx, cur.DebtorAccountID)
-		if err != nil {
-			return err
-		}
-		lock := []string{cur.DebtorAccountID}
-		for i := range in.Creditor {
-			c := &in.Creditor[i]
-			if own, err := tx.GetAccountByNumber(ctx, payer.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN); err == nil {
-				lock = append(lock, own.ID)
+		// the payment and balances: concurrent runs neither overdraw nor
+		// lose a booking.
+		lock := []string{debtor.ID}
+		for _, a := range own {
+			if a != nil {
+				lock = append(lock, a.ID)
 			}
 		}
 		if err := tx.LockAccounts(ctx, lock...); err != nil {
 			return err
 		}
-		// Re-read after the lock: another run may have moved it meanwhile.
-		if cur, err = tx.GetPayment(ctx, p.ID); err != nil {
+		cur, err := tx.GetPayment(ctx, p.ID)
+		if err != nil {
 			return err
 		}
-		if cur.Status != from {
-			return nil
+		from := cur.Status
+		if from != StatusAccepted && from != StatusPending && from != StatusAcceptedCustomerProfile || cur.DebtorAccountID != debtor.ID {
+			return nil // another run or a cancellation got there first
 		}
-		debtor, err := tx.GetAccount(ctx, cur.DebtorAccountID)
+		debtor, err := tx.GetAccount(ctx, debtor.ID)
 		if err != nil {
 			return err
 		}
@@ -95,8 +88,8 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				"creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN}}, c, -1, q)
 			debits = append(debits, store.Transaction{Booked: true, Amount: -amount, Currency: debtor.Currency,
 				BookingDate: day, ValueDate: day, Details: d})
-			own, err := tx.GetAccountByNumber(ctx, debtor.Owner, c.CreditorAccount.IBAN, c.CreditorAccount.BBAN)
-			if err != nil {
+			own := own[i]
+			if own == nil {
 				continue // another bank's account: debited only
 			}
 			amount, q, err = rates.convert(c.InstructedAmount, own.Currency)

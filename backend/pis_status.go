@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 
 	"github.com/obgw/obgw/backend/store"
@@ -116,38 +117,37 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 			writeJSON(w, http.StatusOK, status)
 			return nil
 		}
-		var body map[string]any
-		_ = json.Unmarshal(p.Body, &body)
-		if body == nil {
-			body = map[string]any{}
+		// The body is stored as a read serves it (payments.ServedForm):
+		// written out with the status and links, never parsed again.
+		b := p.Body
+		if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
+			s.log.Error("a stored payment body is not a JSON object", slog.String("payment", p.ID))
+			return bgerror.New(bgerror.CodeServiceUnavailable, "the payment could not be read; retry later")
 		}
-		dropEmpty(body)
-		for k, v := range status {
-			body[k] = v
+		tail, err := json.Marshal(struct {
+			TransactionStatus string          `json:"transactionStatus"`
+			FundsAvailable    *bool           `json:"fundsAvailable,omitempty"`
+			Links             map[string]link `json:"_links"`
+		}{p.Status, fundsAvailable(p), map[string]link{"status": get(paymentHref(r, p) + "/status")}})
+		if err != nil {
+			return bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built")
 		}
-		body["_links"] = map[string]link{"status": get(paymentHref(r, p) + "/status")}
-		writeJSON(w, http.StatusOK, body)
+		out := make([]byte, 0, len(b)+len(tail))
+		out = append(out, b[:len(b)-1]...)
+		if len(b) > 2 {
+			out = append(out, ',')
+		}
+		out = append(out, tail[1:]...)
+		writeJSONBytes(w, http.StatusOK, out)
 		return nil
 	}
 }
 
-// dropEmpty removes, from a payment body as the TPP sent it, the members
-// whose value is an empty string, in nested objects and arrays too: an
-// optional member sent empty says nothing, and a read does not echo it
-// (issue 29, 12). Required members are never empty (parse refuses that).
-func dropEmpty(v any) {
-	switch v := v.(type) {
-	case map[string]any:
-		for k, m := range v {
-			if s, ok := m.(string); ok && s == "" {
-				delete(v, k)
-				continue
-			}
-			dropEmpty(m)
-		}
-	case []any:
-		for _, m := range v {
-			dropEmpty(m)
-		}
+// fundsAvailable is the payment's known result of a funds check, or nil.
+func fundsAvailable(p *store.Payment) *bool {
+	if p.FundsAvailable == "" {
+		return nil
 	}
+	ok := p.FundsAvailable == "true"
+	return &ok
 }

@@ -10,12 +10,12 @@ import (
 // AccountReference forms this bank takes for payments).
 type AccountReference struct {
 	// IBAN is an IBAN in electronic form with valid check digits.
-	IBAN string
+	IBAN string `json:"IBAN"`
 	// BBAN is a Norwegian account number (11 digits, MOD11), or for the
 	// creditor of a cross-border payment the foreign account number.
-	BBAN string
+	BBAN string `json:"BBAN"`
 	// Currency is an optional ISO 4217 code.
-	Currency string
+	Currency string `json:"Currency"`
 }
 
 // accountRole says which side of a payment an account reference is on.

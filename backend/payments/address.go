@@ -8,15 +8,15 @@ import (
 // Address is a postal address (Berlin Group v1.3 Address).
 type Address struct {
 	// StreetName is at most 70 characters.
-	StreetName string
+	StreetName string `json:"StreetName"`
 	// BuildingNumber is at most 16 characters.
-	BuildingNumber string
+	BuildingNumber string `json:"BuildingNumber"`
 	// PostCode is at most 16 characters.
-	PostCode string
+	PostCode string `json:"PostCode"`
 	// TownName is at most 35 characters.
-	TownName string
+	TownName string `json:"TownName"`
 	// Country is an ISO 3166-1 alpha-2 code of the allowed list.
-	Country string
+	Country string `json:"Country"`
 }
 
 var addressFields = fieldSet(

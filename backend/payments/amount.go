@@ -11,9 +11,9 @@ import (
 // Money is an amount in minor units of its currency (øre for NOK).
 type Money struct {
 	// Currency is the ISO 4217 code.
-	Currency string
+	Currency string `json:"Currency"`
 	// Minor is the amount in minor units.
-	Minor int64
+	Minor int64 `json:"Minor"`
 }
 
 // maxWholeDigits bounds the whole currency units of an instructed amount:

@@ -6,34 +6,34 @@ import "github.com/obgw/obgw/backend/strictjson"
 // paymentInitiation), or one payment of a bulk.
 type Payment struct {
 	// Product is the payment product of the request path.
-	Product string
+	Product string `json:"Product"`
 	// InstructedAmount is positive, in the product's currency.
-	InstructedAmount Money
+	InstructedAmount Money `json:"InstructedAmount"`
 	// DebtorAccount is an account at this bank (Norwegian); in a bulk, the
 	// bulk's debtor account.
-	DebtorAccount AccountReference
+	DebtorAccount AccountReference `json:"DebtorAccount"`
 	// CreditorAccount differs from DebtorAccount.
-	CreditorAccount AccountReference
+	CreditorAccount AccountReference `json:"CreditorAccount"`
 	// CreditorName is 1 to 70 characters.
-	CreditorName string
+	CreditorName string `json:"CreditorName"`
 	// CreditorAddress is optional, but required for cross-border payments.
-	CreditorAddress *Address
+	CreditorAddress *Address `json:"CreditorAddress"`
 	// CreditorAgent is the BIC of the creditor's bank, or "".
-	CreditorAgent string
+	CreditorAgent string `json:"CreditorAgent"`
 	// RequestedExecutionDate is YYYY-MM-DD or ""; in a bulk, the bulk's.
-	RequestedExecutionDate string
+	RequestedExecutionDate string `json:"RequestedExecutionDate"`
 	// RemittanceInformationUnstructured is at most 140 characters.
-	RemittanceInformationUnstructured string
+	RemittanceInformationUnstructured string `json:"RemittanceInformationUnstructured"`
 	// RemittanceInformationStructured is the older single structured
 	// reference, or nil.
-	RemittanceInformationStructured *StructuredRemittance
+	RemittanceInformationStructured *StructuredRemittance `json:"RemittanceInformationStructured"`
 	// RemittanceInformationStructuredArray is the newer form, nil or 1 to
 	// MaxStructuredRemittances entries. At most one of the three
 	// remittance fields is set.
-	RemittanceInformationStructuredArray []StructuredRemittance
+	RemittanceInformationStructuredArray []StructuredRemittance `json:"RemittanceInformationStructuredArray"`
 	// EndToEndIdentification is at most 35 printable ASCII characters, or
 	// "".
-	EndToEndIdentification string
+	EndToEndIdentification string `json:"EndToEndIdentification"`
 }
 
 // paymentKind is where a payment object occurs.

@@ -11,12 +11,12 @@ import (
 type StructuredRemittance struct {
 	// Reference is the reference itself: a KID when ReferenceType is
 	// SCOR or KID in a domestic product.
-	Reference string
+	Reference string `json:"Reference"`
 	// ReferenceType is the reference's type; SCOR and KID are returned in
 	// upper case whatever case was sent.
-	ReferenceType string
+	ReferenceType string `json:"ReferenceType"`
 	// ReferenceIssuer is who issued the reference.
-	ReferenceIssuer string
+	ReferenceIssuer string `json:"ReferenceIssuer"`
 }
 
 // The three remittance fields, of which a payment holds at most one.

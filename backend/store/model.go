@@ -3,6 +3,8 @@ package store
 import (
 	"encoding/json"
 	"time"
+
+	"github.com/obgw/obgw/backend/payments"
 )
 
 // CustomerType is PRIVATE or CORPORATE.
@@ -260,9 +262,9 @@ type Consent struct {
 
 // Payment kinds.
 const (
-	PaymentSingle   = "single"
-	PaymentPeriodic = "periodic"
-	PaymentBulk     = "bulk"
+	PaymentSingle   = payments.KindSingle
+	PaymentPeriodic = payments.KindPeriodic
+	PaymentBulk     = payments.KindBulk
 )
 
 // Payment is a payment initiation (single, periodic or bulk).
@@ -288,13 +290,15 @@ type Payment struct {
 	Currency string
 	// ExecutionDate is the requested execution date (YYYY-MM-DD).
 	ExecutionDate string
-	// Body is the validated initiation as served back (JSON).
+	// Body is the validated initiation as served back (JSON,
+	// payments.ServedForm): written out by a read, never parsed again.
 	Body json.RawMessage
-	// Instruction is the backend's typed reading of Body, made once when
-	// the payment was initiated and kept as the backend encoded it (JSON
-	// the store does not interpret); empty for payments stored before
-	// migration 6.
-	Instruction []byte
+	// Instruction is the payment as the bank executes it, read from the
+	// body once, when the payment was initiated (payments.Parse); stored
+	// as its JSON (the tags of payments.Instruction). Migration 16 made it
+	// for the payments stored before migration 6; one whose body did not
+	// parse then has none (no Creditor).
+	Instruction payments.Instruction
 	// Status is the ISO 20022 transaction status.
 	Status string
 	// FundsAvailable is "", "true" or "false" (known after a funds check).

@@ -6,6 +6,8 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+
+	"github.com/obgw/obgw/backend/payments"
 )
 
 const paymentColumns = `id, tpp, request_id, kind, product, customer_id, debtor_account_id, amount, currency,
@@ -15,7 +17,7 @@ func scanPayment(row interface{ Scan(...any) error }) (*Payment, error) {
 	var p Payment
 	err := row.Scan(&p.ID, &p.TPP, &p.RequestID, &p.Kind, &p.Product, optString{&p.CustomerID}, optString{&p.DebtorAccountID},
 		&p.Amount, &p.Currency, &p.ExecutionDate, jsonScan{&p.Body}, &p.Status, &p.FundsAvailable,
-		instantScan{&p.CreatedAt}, instantScan{&p.UpdatedAt}, &p.Instruction)
+		instantScan{&p.CreatedAt}, instantScan{&p.UpdatedAt}, instructionScan{&p.Instruction})
 	if err != nil {
 		return nil, err
 	}
@@ -42,11 +44,15 @@ func (s *sqlStore) CreatePayment(ctx context.Context, p *Payment) error {
 	if err != nil {
 		return err
 	}
+	instruction, err := instructionArg(&p.Instruction)
+	if err != nil {
+		return err
+	}
 	id, now := newID(), s.stamp()
 	if _, err := s.exec(ctx, op, `INSERT INTO payments (`+paymentColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16)`,
 		id, p.TPP, p.RequestID, p.Kind, p.Product, optRef(p.CustomerID), optRef(p.DebtorAccountID), p.Amount, p.Currency,
-		p.ExecutionDate, body, p.Status, p.FundsAvailable, s.d.instant(now), s.d.instant(now), string(p.Instruction)); err != nil {
+		p.ExecutionDate, body, p.Status, p.FundsAvailable, s.d.instant(now), s.d.instant(now), instruction); err != nil {
 		return err
 	}
 	p.ID, p.CreatedAt, p.UpdatedAt, p.Body = id, now, now, compact
@@ -205,6 +211,44 @@ func (s *sqlStore) UpdateBasket(ctx context.Context, b *Basket, from string) err
 			return err
 		}
 		return s.fail(op, ErrConflict)
+	}
+	return nil
+}
+
+// instructionArg is the stored form of a payment's instruction: its JSON,
+// or "" for none.
+func instructionArg(in *payments.Instruction) (string, error) {
+	if len(in.Creditor) == 0 {
+		return "", nil
+	}
+	b, err := json.Marshal(in)
+	if err != nil {
+		return "", fmt.Errorf("%w: the payment's instruction: %v", ErrInvalid, err)
+	}
+	return string(b), nil
+}
+
+// instructionScan reads a stored instruction ("" is none).
+type instructionScan struct{ in *payments.Instruction }
+
+// Scan implements sql.Scanner.
+func (v instructionScan) Scan(src any) error {
+	var b []byte
+	switch x := src.(type) {
+	case nil:
+	case string:
+		b = []byte(x)
+	case []byte:
+		b = x
+	default:
+		return fmt.Errorf("store: cannot scan %T as a payment instruction", src)
+	}
+	*v.in = payments.Instruction{}
+	if len(b) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(b, v.in); err != nil {
+		return fmt.Errorf("store: a stored payment instruction: %w", err)
 	}
 	return nil
 }

@@ -85,11 +85,11 @@ func (s *sqlStore) Sweep(ctx context.Context, now time.Time, r Retention) (Swept
 	if out.Sessions, err = s.exec(ctx, op, `DELETE FROM sessions WHERE valid_until < $1`, s.d.instant(now.Add(-r.Sessions))); err != nil {
 		return out, err
 	}
-	if out.Expired, err = s.exec(ctx, op, `UPDATE consents SET status = $1 WHERE status = $2 AND valid_until <= $3`,
-		ConsentExpired, ConsentValid, s.d.instant(now)); err != nil {
+	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {
 		return out, err
 	}
-	if out.Consents, err = s.exec(ctx, op, `DELETE FROM consents WHERE valid_until < $1`, s.d.instant(now.Add(-r.Consents))); err != nil {
+	if out.Expired, err = s.exec(ctx, op, `UPDATE consents SET status = $1 WHERE status = $2 AND valid_until <= $3`,
+		ConsentExpired, ConsentValid, s.d.instant(now)); err != nil {
 		return out, err
 	}
 	if r.Allowances > 0 {

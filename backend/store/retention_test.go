@@ -187,6 +187,8 @@ func TestSweepKeepsWhatIsValid(t *testing.T) {
 			}})
 			if gone(d, r.Consents) {
 				want.Consents++
+			} else if k.Status == ConsentValid && d >= 0 {
+				want.Expired++ // its validity ended: marked expired, kept
 			}
 		}
 		for i, d := range ago(r.SealingKeys) {

@@ -433,4 +433,12 @@ var migrations = []migration{{
 			fetched_at {{instant}} NOT NULL
 		)`,
 	},
+}, {
+	version: 16,
+	name:    "payments in one form: the body as served, an instruction for every payment",
+	// A payment's body becomes what a read serves (payments.ServedForm),
+	// so that no read parses it; a payment stored before migration 6
+	// gets its instruction, parsed from its body as of the day it was
+	// created (paymentsInOneForm).
+	then: paymentsInOneForm,
 }}
