@@ -1,0 +1,131 @@
+package layering
+
+import (
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/obgw/obgw/"
+
+// rule says, for the packages under a path (the path itself and below),
+// which of this module's packages they may import: those under any of
+// may. A package's own subtree is always allowed.
+type rule struct {
+	under string
+	may   []string
+}
+
+// leaves are the packages every layer may use.
+var leaves = []string{"bgerror", "tppcontext", "jsonscan", "pemfile"}
+
+// rules, the most specific first: the first whose path covers a package
+// applies.
+var rules = []rule{
+	{"tppclient", nil},
+	{"bgerror", nil},
+	{"jsonscan", nil},
+	{"pemfile", nil},
+	{"tppcontext", []string{"pemfile"}},
+	{"gateway", append([]string{"gateway"}, leaves...)},
+	// The backend's building blocks: none imports the handlers
+	// (package backend) or a concern package.
+	{"backend/payments", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson"}, leaves...)},
+	{"backend/store", append([]string{"backend/payments"}, leaves...)},
+	{"backend/bankaccount", nil},
+	{"backend/civildate", nil},
+	{"backend/codelists", nil},
+	{"backend/money", nil},
+	{"backend/fx", []string{"backend/money"}},
+	{"backend/strictjson", leaves},
+	{"backend/idp", leaves},
+	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
+	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	{"backend", append([]string{"backend"}, leaves...)},
+}
+
+// ruleFor is the rule of package path p (without the module prefix).
+func ruleFor(p string) (rule, bool) {
+	for _, r := range rules {
+		if p == r.under || strings.HasPrefix(p, r.under+"/") {
+			return r, true
+		}
+	}
+	return rule{}, false
+}
+
+func allowed(r rule, p, imp string) bool {
+	if imp == r.under || strings.HasPrefix(imp, r.under+"/") || strings.HasPrefix(imp, p+"/") {
+		return true
+	}
+	for _, m := range r.may {
+		if imp == m || strings.HasPrefix(imp, m+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// TestLayers: every package of the module that a rule covers imports
+// (outside its tests) only what the rule allows.
+func TestLayers(t *testing.T) {
+	cmd := exec.Command("go", "list", "-json", "github.com/obgw/obgw/...")
+	out, err := cmd.Output()
+	if err != nil {
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			t.Fatalf("go list: %v: %s", err, ee.Stderr)
+		}
+		t.Fatalf("go list: %v", err)
+	}
+	d := json.NewDecoder(strings.NewReader(string(out)))
+	checked := 0
+	for {
+		var pkg struct {
+			ImportPath string
+			Imports    []string
+		}
+		if err := d.Decode(&pkg); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		p := strings.TrimPrefix(pkg.ImportPath, module)
+		r, ok := ruleFor(p)
+		if !ok {
+			continue
+		}
+		checked++
+		for _, imp := range pkg.Imports {
+			imp, ours := strings.CutPrefix(imp, module)
+			if ours && !allowed(r, p, imp) {
+				t.Errorf("%s imports %s, which its layer (%s) may not use", p, imp, r.under)
+			}
+		}
+	}
+	if checked < 30 {
+		t.Fatalf("only %d packages checked; the rules no longer cover the module", checked)
+	}
+}
+
+// TestRulesCatchAnUpwardImport: the rules refuse the imports they exist
+// to refuse.
+func TestRulesCatchAnUpwardImport(t *testing.T) {
+	for _, tc := range []struct{ pkg, imp string }{
+		{"gateway/seal", "tppclient"},
+		{"gateway", "backend/store"},
+		{"backend/payments", "backend/store"},
+		{"backend/store", "backend"},
+		{"tppclient", "gateway/signature"},
+		{"backend", "gateway/signature"},
+		{"bgerror", "backend"},
+	} {
+		r, ok := ruleFor(tc.pkg)
+		if !ok || allowed(r, tc.pkg, tc.imp) {
+			t.Errorf("%s may import %s", tc.pkg, tc.imp)
+		}
+	}
+}
