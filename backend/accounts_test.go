@@ -74,7 +74,7 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j.Links = map[string]link{"transactionDetails": get("/v1/accounts/a/transactions/" + txs[i].ID)}
+				j.DetailsHref = "/v1/accounts/a/transactions/" + txs[i].ID
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
@@ -82,7 +82,7 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 		}
 		for _, pend := range [][]transactionOut{pending, {}} {
 			links := map[string]link{"account": get("/v1/accounts/a"), "next": get("/v1/accounts/a/transactions?offset=2")}
-			list := map[string]any{"booked": booked, "pending": pend, "_links": links}
+			list := map[string]any{"booked": encodedByJSON(t, booked), "pending": encodedByJSON(t, pend), "_links": links}
 			want, err := json.Marshal(map[string]any{"account": reference(acc), "transactions": list})
 			if err != nil {
 				t.Fatal(err)
@@ -95,6 +95,61 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 			if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
 				t.Fatalf("%d %v", rec.Code, rec.Header())
 			}
+		}
+	}
+}
+
+// encodedByJSON is each transaction as encoding/json writes its fields
+// (tags, omitempty, a map of links), with the details' members after
+// them: what appendJSON must write, by other means.
+func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
+	out := []json.RawMessage{}
+	for _, x := range list {
+		v := struct {
+			TransactionID     string          `json:"transactionId,omitempty"`
+			CardTransactionID string          `json:"cardTransactionId,omitempty"`
+			BookingDate       string          `json:"bookingDate,omitempty"`
+			ValueDate         string          `json:"valueDate,omitempty"`
+			TransactionAmount amount          `json:"transactionAmount"`
+			Links             map[string]link `json:"_links,omitempty"`
+		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, x.TransactionAmount, nil}
+		if x.DetailsHref != "" {
+			v.Links = map[string]link{"transactionDetails": get(x.DetailsHref)}
+		}
+		own, err := json.Marshal(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var details map[string]json.RawMessage
+		if len(x.details) > 0 {
+			if err := json.Unmarshal(x.details, &details); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, k := range reservedKeys {
+			delete(details, string(k[1:len(k)-1]))
+		}
+		if len(details) > 0 {
+			// The stored order of the members is kept: splice the
+			// details as stored when nothing was dropped.
+			d := x.details
+			if len(details) != strings.Count(string(x.details), `":`) {
+				d, _ = json.Marshal(details)
+			}
+			own = append(append(own[:len(own)-1], ','), d[1:]...)
+		}
+		out = append(out, own)
+	}
+	return out
+}
+
+// TestAppendJSONString: a string is written exactly as encoding/json
+// writes it, whatever it holds.
+func TestAppendJSONString(t *testing.T) {
+	for _, s := range []string{"", "NOK", "/v1/accounts/enc!!abc/transactions/enc!!x", "<&>", `"\`, "æøå", "\x00\x1f\x7f", "\xff\xfe", "\u2028"} {
+		want, _ := json.Marshal(s)
+		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
+			t.Errorf("%q: %s, want %s", s, got[1:], want)
 		}
 	}
 }

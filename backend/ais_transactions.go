@@ -68,13 +68,15 @@ func parseTransactionQuery(r *http.Request) (transactionQuery, *bgerror.Error) {
 // the stored details (remittance information, counterparties, card fields)
 // spliced in without decoding them.
 type transactionOut struct {
-	TransactionID     string          `json:"transactionId,omitempty"`
-	CardTransactionID string          `json:"cardTransactionId,omitempty"`
-	BookingDate       string          `json:"bookingDate,omitempty"`
-	ValueDate         string          `json:"valueDate,omitempty"`
-	TransactionAmount amount          `json:"transactionAmount"`
-	Links             map[string]link `json:"_links,omitempty"`
-	details           json.RawMessage
+	TransactionID     string
+	CardTransactionID string
+	BookingDate       string
+	ValueDate         string
+	TransactionAmount amount
+	// DetailsHref is the link to the transaction's details (a booked
+	// one in a listing), or "".
+	DetailsHref string
+	details     json.RawMessage
 }
 
 // reservedKeys are the members transactionOut writes itself; details that
@@ -84,34 +86,85 @@ var reservedKeys = [][]byte{[]byte(`"transactionId"`), []byte(`"cardTransactionI
 
 // MarshalJSON writes the owned fields and the details' members.
 func (t transactionOut) MarshalJSON() ([]byte, error) {
-	type plain transactionOut
-	own, err := json.Marshal(plain(t))
-	if err != nil {
-		return nil, err
+	return t.appendJSON(nil), nil
+}
+
+// appendJSON appends t as MarshalJSON writes it: transactionId or
+// cardTransactionId, bookingDate, valueDate (each when set),
+// transactionAmount, _links (when DetailsHref is set), then the members of
+// the details. The page of a listing is written with it into one buffer,
+// one transaction after the other.
+func (t transactionOut) appendJSON(b []byte) []byte {
+	b = append(b, '{')
+	sep := false
+	field := func(name, v string) {
+		if v == "" {
+			return
+		}
+		if sep {
+			b = append(b, ',')
+		}
+		b = append(b, '"')
+		b = append(b, name...)
+		b = append(b, `":`...)
+		b = appendJSONString(b, v)
+		sep = true
+	}
+	field("transactionId", t.TransactionID)
+	field("cardTransactionId", t.CardTransactionID)
+	field("bookingDate", t.BookingDate)
+	field("valueDate", t.ValueDate)
+	if sep {
+		b = append(b, ',')
+	}
+	b = append(b, `"transactionAmount":{"currency":`...)
+	b = appendJSONString(b, t.TransactionAmount.Currency)
+	b = append(b, `,"amount":`...)
+	b = appendJSONString(b, t.TransactionAmount.Amount)
+	b = append(b, '}')
+	if t.DetailsHref != "" {
+		b = append(b, `,"_links":{"transactionDetails":{"href":`...)
+		b = appendJSONString(b, t.DetailsHref)
+		b = append(b, `,"verbs":["GET"]}}`...)
 	}
 	d := bytes.TrimSpace(t.details)
 	if len(d) < 2 || d[0] != '{' || bytes.Equal(d, []byte("{}")) {
-		return own, nil
+		return append(b, '}')
 	}
 	for _, k := range reservedKeys {
 		if bytes.Contains(d, k) {
 			var m map[string]json.RawMessage
 			if err := json.Unmarshal(d, &m); err != nil {
-				return own, nil
+				return append(b, '}')
 			}
 			for _, k := range reservedKeys {
 				delete(m, string(k[1:len(k)-1]))
 			}
+			var err error
 			if d, err = json.Marshal(m); err != nil || len(d) <= 2 {
-				return own, nil
+				return append(b, '}')
 			}
 			break
 		}
 	}
-	out := make([]byte, 0, len(own)+len(d))
-	out = append(out, own[:len(own)-1]...)
-	out = append(out, ',')
-	return append(out, d[1:]...), nil
+	b = append(b, ',')
+	return append(b, d[1:]...)
+}
+
+// appendJSONString appends s as a JSON string exactly as encoding/json
+// writes it: as it is when it holds nothing to escape (printable ASCII
+// other than '"', '\\', '<', '>' and '&', which encoding/json escapes),
+// else through encoding/json.
+func appendJSONString(b []byte, s string) []byte {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			q, _ := json.Marshal(s) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, s...)
+	return append(b, '"')
 }
 
 // transactionJSON is a transaction as served.
@@ -157,7 +210,7 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j.Links = map[string]link{"transactionDetails": get(under(r, collection(kind)+"/"+acc.ID+"/transactions/"+txs[i].ID))}
+				j.DetailsHref = under(r, collection(kind)+"/"+acc.ID+"/transactions/"+txs[i].ID)
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
@@ -204,12 +257,7 @@ func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, li
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			t, err := part.list[i].MarshalJSON()
-			if err != nil {
-				fail()
-				return
-			}
-			buf = append(buf, t...)
+			buf = part.list[i].appendJSON(buf)
 		}
 		buf = append(buf, ']')
 	}
