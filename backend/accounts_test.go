@@ -74,7 +74,7 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j.DetailsHref = "/v1/accounts/a/transactions/" + txs[i].ID
+				j.DetailsBase = "/v1/accounts/a/transactions/"
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
@@ -113,8 +113,8 @@ func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
 			TransactionAmount amount          `json:"transactionAmount"`
 			Links             map[string]link `json:"_links,omitempty"`
 		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, x.TransactionAmount, nil}
-		if x.DetailsHref != "" {
-			v.Links = map[string]link{"transactionDetails": get(x.DetailsHref)}
+		if x.DetailsBase != "" {
+			v.Links = map[string]link{"transactionDetails": get(x.DetailsBase + x.TransactionID + x.CardTransactionID)}
 		}
 		own, err := json.Marshal(v)
 		if err != nil {

@@ -73,9 +73,10 @@ type transactionOut struct {
 	BookingDate       string
 	ValueDate         string
 	TransactionAmount amount
-	// DetailsHref is the link to the transaction's details (a booked
-	// one in a listing), or "".
-	DetailsHref string
+	// DetailsBase, when set (a booked transaction in a listing), is the
+	// link to the transactions of its account, which its details link
+	// continues with its id; one string shared by the page.
+	DetailsBase string
 	details     json.RawMessage
 }
 
@@ -122,9 +123,17 @@ func (t transactionOut) appendJSON(b []byte) []byte {
 	b = append(b, `,"amount":`...)
 	b = appendJSONString(b, t.TransactionAmount.Amount)
 	b = append(b, '}')
-	if t.DetailsHref != "" {
+	if t.DetailsBase != "" {
 		b = append(b, `,"_links":{"transactionDetails":{"href":`...)
-		b = appendJSONString(b, t.DetailsHref)
+		id := t.TransactionID + t.CardTransactionID // one of them is set
+		if plainJSON(t.DetailsBase) && plainJSON(id) {
+			b = append(b, '"')
+			b = append(b, t.DetailsBase...)
+			b = append(b, id...)
+			b = append(b, '"')
+		} else {
+			b = appendJSONString(b, t.DetailsBase+id)
+		}
 		b = append(b, `,"verbs":["GET"]}}`...)
 	}
 	d := bytes.TrimSpace(t.details)
@@ -156,15 +165,24 @@ func (t transactionOut) appendJSON(b []byte) []byte {
 // other than '"', '\\', '<', '>' and '&', which encoding/json escapes),
 // else through encoding/json.
 func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s) // a string always encodes
-			return append(b, q...)
-		}
+	if !plainJSON(s) {
+		q, _ := json.Marshal(s) // a string always encodes
+		return append(b, q...)
 	}
 	b = append(b, '"')
 	b = append(b, s...)
 	return append(b, '"')
+}
+
+// plainJSON reports whether encoding/json writes s between quotes as it
+// is: printable ASCII other than '"', '\\', '<', '>' and '&'.
+func plainJSON(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
+			return false
+		}
+	}
+	return true
 }
 
 // transactionJSON is a transaction as served.
@@ -207,10 +225,11 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 			return s.storeError(err, "the transactions")
 		}
 		booked, pending := make([]transactionOut, 0, len(txs)), []transactionOut{}
+		detailsBase := under(r, collection(kind)+"/"+acc.ID+"/transactions/")
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
-				j.DetailsHref = under(r, collection(kind)+"/"+acc.ID+"/transactions/"+txs[i].ID)
+				j.DetailsBase = detailsBase
 				booked = append(booked, j)
 			} else {
 				pending = append(pending, j)
