@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"net/http/httptest"
 	"net/url"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -150,6 +151,32 @@ func TestAppendJSONString(t *testing.T) {
 		want, _ := json.Marshal(s)
 		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
 			t.Errorf("%q: %s, want %s", s, got[1:], want)
+		}
+	}
+}
+
+// TestPageLinksAsEncoded: each paging link carries the request's query
+// with its offset and limit exactly as url.Values.Encode writes it, keys
+// in order, whatever other parameters there are.
+func TestPageLinksAsEncoded(t *testing.T) {
+	f := store.TransactionFilter{Booked: true, Limit: 15, Offset: 30}
+	for _, q := range []url.Values{
+		{},
+		{"bookingStatus": {"booked"}, "limit": {"15"}, "offset": {"30"}},
+		{"bookingStatus": {"booked"}, "dateFrom": {"2026-01-01"}, "withBalance": {"true"}, "zz": {"a b&c", "2"}, "offset": {"x"}},
+		{"pa ge": {"ø"}, "p": {""}},
+	} {
+		links := pageLinks("/v1/accounts/a/transactions", q, f, 100)
+		for name, offset := range map[string]int{"first": 0, "previous": 15, "next": 45, "last": 90} {
+			v := url.Values{}
+			for k, vs := range q {
+				v[k] = vs
+			}
+			v.Set("offset", strconv.Itoa(offset))
+			v.Set("limit", "15")
+			if want := "/v1/accounts/a/transactions?" + v.Encode(); links[name].Href != want {
+				t.Errorf("%v %s: %s, want %s", q, name, links[name].Href, want)
+			}
 		}
 	}
 }

@@ -292,14 +292,24 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 	if !f.Booked || f.Limit <= 0 {
 		return links
 	}
-	at := func(offset int) link {
-		v := url.Values{}
-		for k, vs := range q {
-			v[k] = vs
+	// The query as url.Values.Encode writes it (keys in order), encoded
+	// once around the offset, the one value that differs between links.
+	before, after := url.Values{"limit": {strconv.Itoa(f.Limit)}}, url.Values{}
+	for k, vs := range q {
+		switch {
+		case k == "offset" || k == "limit":
+		case k < "offset":
+			before[k] = vs
+		default:
+			after[k] = vs
 		}
-		v.Set("offset", strconv.Itoa(offset))
-		v.Set("limit", strconv.Itoa(f.Limit))
-		return get(path + "?" + v.Encode())
+	}
+	head, tail := path+"?"+before.Encode()+"&offset=", ""
+	if len(after) > 0 {
+		tail = "&" + after.Encode()
+	}
+	at := func(offset int) link {
+		return get(head + strconv.Itoa(offset) + tail)
 	}
 	last := 0
 	if total > 0 {

@@ -21,7 +21,13 @@ type link struct {
 	Verbs []string `json:"verbs"`
 }
 
-func get(href string) link { return link{Href: href, Verbs: []string{"GET"}} }
+// get is a link to href that takes GET. Its verbs are one slice shared
+// by every such link: links are written out, never changed.
+func get(href string) link { return link{Href: href, Verbs: getVerbs} }
+
+// getVerbs is the verbs of every link get makes; its capacity is its
+// length, so an append would copy it.
+var getVerbs = []string{"GET"}[:1:1]
 
 // writeJSON sends v with status.
 func writeJSON(w http.ResponseWriter, status int, v any) {
