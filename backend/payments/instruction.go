@@ -66,14 +66,25 @@ func orToday(date, today string) string {
 }
 
 // ServedForm is a validated initiation body as a read of the payment
-// serves it back: compact JSON, without the members whose value is an
+// serves it back: compact JSON without the members whose value is an
 // empty string (in nested objects and arrays too: an optional member
-// sent empty says nothing, and a read does not echo it), members in
+// sent empty says nothing, and a read does not echo it). A body with no
+// empty string is the body compacted, members and escapes as sent; one
+// with an empty string is decoded, pruned and written again, members in
 // name order. It is made once, when the payment is initiated, and stored
-// as the payment's body, so that a read writes it out without parsing
-// it. Two bodies that differ only in empty members or in layout have the
-// same served form: they initiate the same payment.
+// as the payment's body, so that a read writes it out without parsing it.
+// The same body always has the same served form, so a retry is
+// recognised by it.
 func ServedForm(body []byte) ([]byte, error) {
+	if !bytes.Contains(body, []byte(`""`)) {
+		// No empty string: an empty string is "" in JSON text, nothing
+		// else, and a body without one loses nothing but its layout.
+		var b bytes.Buffer
+		if err := json.Compact(&b, body); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
 	d := json.NewDecoder(bytes.NewReader(body))
 	d.UseNumber()
 	var v any

@@ -53,15 +53,17 @@ func TestInstructionStoredForm(t *testing.T) {
 }
 
 // TestServedForm: the form a read serves drops members whose value is an
-// empty string (nested too), keeps every other value as sent (numbers
-// unrounded), is compact with members in name order, and is the same for
-// bodies that differ only in layout or empty members.
+// empty string (nested too; the members are then in name order), keeps
+// every other value as sent (numbers unrounded), is compact, and keeps a
+// body without empty strings as sent but for its layout.
 func TestServedForm(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
 		{`{"b":"", "a":{"y":"","x":"1"}, "c":[{"d":""},"",12345678901234567890.5], "e":true, "f":null}`,
 			`{"a":{"x":"1"},"c":[{},"",12345678901234567890.5],"e":true,"f":null}`},
 		{`{"creditorName":"<Ola & Kari>","remittanceInformationUnstructured":"\u00e5"}`,
-			`{"creditorName":"<Ola & Kari>","remittanceInformationUnstructured":"å"}`},
+			`{"creditorName":"<Ola & Kari>","remittanceInformationUnstructured":"\u00e5"}`},
+		{"{ \"z\" : 1,\n \"a\" : [ ] }", `{"z":1,"a":[]}`},
+		{`{"x":"<\u00e5>","y":""}`, `{"x":"<å>"}`},
 		{"{}", "{}"},
 	} {
 		got, err := ServedForm([]byte(tc.in))
@@ -73,6 +75,9 @@ func TestServedForm(t *testing.T) {
 	b, _ := ServedForm([]byte("{ \"x\" : \"1\" }"))
 	if string(a) != string(b) {
 		t.Errorf("the same payment serves as %s and %s", a, b)
+	}
+	if _, err := ServedForm([]byte(`{"x":"1"`)); err == nil {
+		t.Error("a body cut short has a served form")
 	}
 	if _, err := ServedForm([]byte(`{"x":`)); err == nil {
 		t.Error("a body that is not JSON has a served form")

@@ -64,7 +64,7 @@ func TestPaymentsInOneFormMigration16(t *testing.T) {
 		}
 		got, err := migrated.GetPayment(ctx, broken.ID)
 		wantErr(t, "GetPayment broken", err, nil)
-		if len(got.Instruction.Creditor) != 0 || string(got.Body) != `{"instructedAmount":{"amount":"-1","currency":"NOK"}}` {
+		if len(got.Instruction.Creditor) != 0 || string(got.Body) != `{"instructedAmount":{"currency":"NOK","amount":"-1"}}` {
 			t.Errorf("the body that does not parse: %s, instruction %+v", got.Body, got.Instruction)
 		}
 		again := db.open(t)
