@@ -3,6 +3,8 @@ package payments
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 )
 
 // The kinds of payment initiation, as the store names them.
@@ -90,6 +92,9 @@ func ServedForm(body []byte) ([]byte, error) {
 	var v any
 	if err := d.Decode(&v); err != nil {
 		return nil, err
+	}
+	if _, err := d.Token(); !errors.Is(err, io.EOF) {
+		return nil, errors.New("payments: more than one JSON value")
 	}
 	dropEmpty(v)
 	var b bytes.Buffer
