@@ -27,12 +27,16 @@ import (
 // maxDNInText bounds a DN written into a diagnostic text.
 const maxDNInText = 160
 
-// KeyIDFor returns the keyId this dialect wants for cert:
-// "SN=<serial in upper-case hex>,CA=<issuer DN per RFC 4514>", the issuer
-// written last RDN first, with organizationIdentifier by name.
+// KeyIDFor returns the keyId this dialect wants for cert, as diagnostics
+// show it: FormatKeyID's, the one the bank's seal sends and the TPP
+// client derives; for an issuer FormatKeyID cannot write, "SN=<serial in
+// upper-case hex>,CA=" and the issuer as FormatDN writes it.
 func KeyIDFor(cert *x509.Certificate) string {
 	if cert == nil || cert.SerialNumber == nil {
 		return ""
+	}
+	if id, err := FormatKeyID(cert); err == nil {
+		return id
 	}
 	return "SN=" + strings.ToUpper(cert.SerialNumber.Text(16)) + ",CA=" + FormatDN(cert.Issuer.Names)
 }
