@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -105,7 +106,7 @@ func (s *Server) listAccounts(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			key = "cardAccounts"
 		}
-		writeJSON(w, http.StatusOK, map[string]any{key: list})
+		respond.JSON(w, http.StatusOK, map[string]any{key: list})
 		return nil
 	}
 }
@@ -158,7 +159,7 @@ func (s *Server) getAccount(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			key = "cardAccount"
 		}
-		writeJSON(w, http.StatusOK, map[string]any{key: accountJSON(r, acc, bs)})
+		respond.JSON(w, http.StatusOK, map[string]any{key: accountJSON(r, acc, bs)})
 		return nil
 	}
 }
@@ -184,7 +185,7 @@ func (s *Server) getBalances(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			key = "cardAccount"
 		}
-		writeJSON(w, http.StatusOK, map[string]any{key: reference(acc), "balances": balancesJSON(bs)})
+		respond.JSON(w, http.StatusOK, map[string]any{key: reference(acc), "balances": balancesJSON(bs)})
 		return nil
 	}
 }
@@ -208,6 +209,6 @@ func (s *Server) listAgreements(w http.ResponseWriter, r *http.Request, c *tppco
 		}
 		out = append(out, map[string]any{"psuCorporateId": cid, "name": ag.Name})
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"agreements": out})
+	respond.JSON(w, http.StatusOK, map[string]any{"agreements": out})
 	return nil
 }

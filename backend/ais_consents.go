@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -29,7 +30,7 @@ func (s *Server) createConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 	}
 	self := under(r, "/v1/bank-offered-consents/"+f.ID)
 	w.Header().Set("Location", self)
-	writeJSON(w, http.StatusCreated, consentResponse{
+	respond.JSON(w, http.StatusCreated, consentResponse{
 		ConsentID:     f.ID,
 		ConsentStatus: store.ConsentReceived,
 		Links: map[string]link{
@@ -103,7 +104,7 @@ func (s *Server) getConsent(w http.ResponseWriter, r *http.Request, c *tppcontex
 		body["access"] = map[string]any{"accounts": refs, "balances": refs, "transactions": refs}
 	}
 	body["_links"] = map[string]link{"status": get(under(r, "/v1/bank-offered-consents/"+k.ID+"/status"))}
-	writeJSON(w, http.StatusOK, body)
+	respond.JSON(w, http.StatusOK, body)
 	return nil
 }
 
@@ -112,7 +113,7 @@ func (s *Server) getConsentStatus(w http.ResponseWriter, r *http.Request, c *tpp
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"consentStatus": k.Status})
+	respond.JSON(w, http.StatusOK, map[string]string{"consentStatus": k.Status})
 	return nil
 }
 

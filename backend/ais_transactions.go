@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -281,7 +282,7 @@ func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, li
 		buf = append(buf, ']')
 	}
 	buf = append(buf, "}}"...)
-	writeJSONBytes(w, http.StatusOK, buf)
+	respond.JSONBytes(w, http.StatusOK, buf)
 }
 
 // pageLinks returns first, previous, next and last links of a booked
@@ -343,7 +344,7 @@ func (s *Server) getTransaction(kind store.AccountKind) handler {
 		if !a.psuPresent && t.BookingDate < civildate.Today(s.cfg.Now().Add(-HistoryWithoutPSU)) {
 			return bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "transactions older than 90 days need the PSU present")
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"transactionsDetails": transactionJSON(t, kind)})
+		respond.JSON(w, http.StatusOK, map[string]any{"transactionsDetails": transactionJSON(t, kind)})
 		return nil
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/strictjson"
@@ -174,7 +175,7 @@ func rebase(errs []strictjson.FieldError, path string) *bgerror.Error {
 	for i := range errs {
 		errs[i].Path = path + strings.TrimPrefix(errs[i].Path, "$")
 	}
-	return fieldErrors(errs)
+	return respond.FieldErrors(errs)
 }
 
 func item(section string, i int) string { return "$." + section + "[" + strconv.Itoa(i) + "]" }
@@ -604,7 +605,7 @@ func rebaseChunk(errs []strictjson.FieldError, path string, from int) *bgerror.E
 		}
 		errs[i].Path = path + rest
 	}
-	return fieldErrors(errs)
+	return respond.FieldErrors(errs)
 }
 
 // bookedKeys are the keys of account a's booked transactions: the

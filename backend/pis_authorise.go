@@ -11,6 +11,7 @@ import (
 
 	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -41,7 +42,7 @@ func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tpp
 	}
 	href := paymentHref(r, p) + "/" + collection + "/" + f.ID
 	w.Header().Set("Location", href)
-	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
 		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID)), "scaStatus": get(href)}})
 	return nil
 }
@@ -58,7 +59,7 @@ func (s *Server) getAuthorisation(kind, purpose, param string) handler {
 		if err != nil || f.ResourceID != p.ID || f.TPP != c.TPP || f.Purpose != purpose {
 			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such authorisation of this payment")
 		}
-		writeJSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.cfg.Now())})
+		respond.JSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.cfg.Now())})
 		return nil
 	}
 }

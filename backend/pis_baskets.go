@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"strconv"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -75,7 +76,7 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	if b, err := s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err == nil {
 		return s.answerBasket(w, r, c, b, http.StatusCreated)
 	}
-	raw, e := readBody(r)
+	raw, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
@@ -161,7 +162,7 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		// payments, as Berlin Group's basket resource does.
 		body["payments"] = b.PaymentIDs
 	}
-	writeJSON(w, status, body)
+	respond.JSON(w, status, body)
 	return nil
 }
 
@@ -197,7 +198,7 @@ func (s *Server) getBasket(statusOnly bool) handler {
 			if e != nil {
 				return e
 			}
-			writeJSON(w, http.StatusOK, map[string]string{"transactionStatus": st})
+			respond.JSON(w, http.StatusOK, map[string]string{"transactionStatus": st})
 			return nil
 		}
 		b, e := s.basketOf(r, c)
@@ -265,7 +266,7 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
+	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
 		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID))}})
 	return nil
 }

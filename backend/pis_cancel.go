@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -41,7 +42,7 @@ func (s *Server) cancelPayment(kind string) handler {
 				return e
 			}
 			self := paymentHref(r, p)
-			writeJSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]link{
+			respond.JSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]link{
 				"self":               {Href: self, Verbs: []string{"GET", "DELETE"}},
 				"status":             get(self + "/status"),
 				"startAuthorisation": {Href: self + "/cancellation-authorisations", Verbs: []string{"POST"}},

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -85,7 +86,7 @@ func (s *Server) createPayment(kind string) handler {
 			}
 			return s.storeError(err, "the payment")
 		}
-		body, e := readBody(r)
+		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}
@@ -93,7 +94,7 @@ func (s *Server) createPayment(kind string) handler {
 		// a read serves it in.
 		in, errs := payments.Parse(kind, product, body, s.bankToday())
 		if len(errs) > 0 {
-			return first(fieldErrors(errs))
+			return first(respond.FieldErrors(errs))
 		}
 		served, err := payments.ServedForm(body)
 		if err != nil {
@@ -143,22 +144,22 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 		links["scaStatus"] = get(self + "/authorisations/" + f.ID)
 	}
 	w.Header().Set("Location", self)
-	writeJSON(w, http.StatusCreated, paymentResponse{TransactionStatus: p.Status, PaymentID: p.ID, Links: links})
+	respond.JSON(w, http.StatusCreated, paymentResponse{TransactionStatus: p.Status, PaymentID: p.ID, Links: links})
 	return nil
 }
 
 // feeInformation answers the fee of an instant payment body.
 func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
-	body, e := readBody(r)
+	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
 	p, errs := payments.ParsePayment(InstantProduct, body, s.bankToday())
 	if len(errs) > 0 {
-		return fieldErrors(errs)
+		return respond.FieldErrors(errs)
 	}
 	fee := payments.Fee(p)
-	writeJSON(w, http.StatusOK, map[string]any{"transactionFees": amountOf(fee.Minor, fee.Currency)})
+	respond.JSON(w, http.StatusOK, map[string]any{"transactionFees": amountOf(fee.Minor, fee.Currency)})
 	return nil
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -229,6 +230,6 @@ func (s *Server) runBatch(w http.ResponseWriter, r *http.Request, c *tppcontext.
 	if err != nil {
 		return s.storeError(err, "the batch run")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"executedAt": s.cfg.Now().UTC().Format(time.RFC3339), "settled": settled, "insufficientFunds": noFunds})
+	respond.JSON(w, http.StatusOK, map[string]any{"executedAt": s.cfg.Now().UTC().Format(time.RFC3339), "settled": settled, "insufficientFunds": noFunds})
 	return nil
 }

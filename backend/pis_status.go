@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -114,7 +115,7 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 			status["fundsAvailable"] = p.FundsAvailable == "true"
 		}
 		if statusOnly {
-			writeJSON(w, http.StatusOK, status)
+			respond.JSON(w, http.StatusOK, status)
 			return nil
 		}
 		// The body is stored as a read serves it (payments.ServedForm):
@@ -138,7 +139,7 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 			out = append(out, ',')
 		}
 		out = append(out, tail[1:]...)
-		writeJSONBytes(w, http.StatusOK, out)
+		respond.JSONBytes(w, http.StatusOK, out)
 		return nil
 	}
 }

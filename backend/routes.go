@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/obgw/obgw/backend/store"
+	"github.com/obgw/obgw/backend/tppcontacts"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -66,13 +67,15 @@ func (s *Server) routes() {
 	m.Handle("DELETE /v1/signing-baskets/{basketId}", pis(s.deleteBasket))
 	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pis(s.startBasketAuthorisation))
 
-	// TPP contact registration (tppcontacts_api.go). The route's policy
+	// TPP contact registration (backend/tppcontacts, a concern package of
+	// its own: tppcontacts.API). The route's policy
 	// names no role: any PSD2 role the certificate and the register both
 	// grant. A TPP only ever reaches its own record, keyed by the
 	// organizationIdentifier the gateway verified.
-	m.Handle("GET "+tppContactsPath, verified(psd2Role(s.getTPPContacts)))
-	m.Handle("PUT "+tppContactsPath, verified(psd2Role(s.putTPPContacts)))
-	m.Handle("DELETE "+tppContactsPath, verified(psd2Role(s.deleteTPPContacts)))
+	contacts := tppcontacts.API{Store: s.cfg.Store, Log: s.log}
+	m.Handle("GET "+tppcontacts.Path, verified(psd2Role(contacts.Get)))
+	m.Handle("PUT "+tppcontacts.Path, verified(psd2Role(contacts.Put)))
+	m.Handle("DELETE "+tppcontacts.Path, verified(psd2Role(contacts.Delete)))
 
 	// Mock-data operations (sandbox_*.go): only in a sandbox deployment;
 	// elsewhere the paths are unknown (404).
@@ -221,10 +224,6 @@ var paymentBase = map[string]string{
 	store.PaymentPeriodic: "/v1/periodic-payments",
 	store.PaymentBulk:     "/v1/bulk-payments",
 }
-
-// tppContactsPath is the one resource of TPP contact registration: the
-// addresses that receive the bank's operational notices.
-const tppContactsPath = "/v1/tpp-contacts"
 
 // psd2Role admits only a TPP to which the certificate and the register
 // both grant at least one PSD2 role: the gateway checks that on routes

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -76,7 +77,7 @@ func (s *Server) holdPayment(m holdMove, to string) handler {
 		if p.FundsAvailable != "" {
 			out["fundsAvailable"] = p.FundsAvailable == "true"
 		}
-		writeJSON(w, http.StatusOK, out)
+		respond.JSON(w, http.StatusOK, out)
 		return nil
 	}
 }

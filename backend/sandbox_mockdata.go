@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
@@ -46,7 +47,7 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"customers": out, "notice": sandbox.ResetNotice})
+	respond.JSON(w, http.StatusOK, map[string]any{"customers": out, "notice": sandbox.ResetNotice})
 	return nil
 }
 
@@ -65,7 +66,7 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tp
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"customers": out})
+	respond.JSON(w, http.StatusOK, map[string]any{"customers": out})
 	return nil
 }
 
@@ -84,13 +85,13 @@ func (s *Server) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[st
 }
 
 func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
-	body, e := readBody(r)
+	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
 	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
 	if len(errs) > 0 {
-		return fieldErrors(errs)
+		return respond.FieldErrors(errs)
 	}
 	c := &store.Customer{Owner: s.sandboxOf(tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
 	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
@@ -99,7 +100,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 		return s.storeError(err, "the customer")
 	}
 	w.Header().Set("Location", under(r, "/v1/sandbox/customers/"+c.ID))
-	writeJSON(w, http.StatusCreated, customerJSON(r, c))
+	respond.JSON(w, http.StatusCreated, customerJSON(r, c))
 	return nil
 }
 
@@ -108,7 +109,7 @@ func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tp
 	if e != nil {
 		return e
 	}
-	writeJSON(w, http.StatusOK, customerJSON(r, c))
+	respond.JSON(w, http.StatusOK, customerJSON(r, c))
 	return nil
 }
 
@@ -185,7 +186,7 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 	if kind == store.KindCardAccount {
 		in, errs := mockdata.ParseCardAccount(body, now)
 		if len(errs) > 0 {
-			return nil, "", nil, fieldErrors(errs)
+			return nil, "", nil, respond.FieldErrors(errs)
 		}
 		extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
 		a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: "CARD", Currency: in.Currency,
@@ -194,7 +195,7 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 	}
 	in, errs := mockdata.ParseAccount(body, now)
 	if len(errs) > 0 {
-		return nil, "", nil, fieldErrors(errs)
+		return nil, "", nil, respond.FieldErrors(errs)
 	}
 	a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
 		BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
@@ -207,7 +208,7 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 
 func (s *Server) createMockAccount(kind store.AccountKind) handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
-		body, e := readBody(r)
+		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}
@@ -237,7 +238,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 			return s.storeError(err, "the account")
 		}
 		w.Header().Set("Location", m["_links"].(map[string]link)["self"].Href)
-		writeJSON(w, http.StatusCreated, m)
+		respond.JSON(w, http.StatusCreated, m)
 		return nil
 	}
 }
@@ -270,7 +271,7 @@ func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *sto
 	if err != nil {
 		return s.storeError(err, "the account")
 	}
-	writeJSON(w, http.StatusOK, m)
+	respond.JSON(w, http.StatusOK, m)
 	return nil
 }
 
@@ -282,13 +283,13 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		body, e := readBody(r)
+		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}
 		in, errs := mockdata.ParseBalances(body, kind == store.KindCardAccount, s.cfg.Now())
 		if len(errs) > 0 {
-			return fieldErrors(errs)
+			return respond.FieldErrors(errs)
 		}
 		for i, b := range in {
 			if b.Amount.Currency != a.Currency {
@@ -322,7 +323,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		body, e := readBody(r)
+		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}
@@ -332,7 +333,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		if kind == store.KindCardAccount {
 			in, errs := mockdata.ParseCardTransactions(body, now)
 			if len(errs) > 0 {
-				return fieldErrors(errs)
+				return respond.FieldErrors(errs)
 			}
 			for i, t := range in {
 				if t.MaskedPAN == "" {
@@ -351,7 +352,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		} else {
 			in, errs := mockdata.ParseAccountTransactions(body, now)
 			if len(errs) > 0 {
-				return fieldErrors(errs)
+				return respond.FieldErrors(errs)
 			}
 			for i, t := range in {
 				if t.DebtorAccount != nil && t.DebtorAccount.IBAN != a.IBAN && t.DebtorAccount.BBAN != a.BBAN {
@@ -393,7 +394,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		for i := range txs {
 			list = append(list, transactionJSON(&txs[i], kind))
 		}
-		writeJSON(w, http.StatusCreated, map[string]any{"account": reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
+		respond.JSON(w, http.StatusCreated, map[string]any{"account": reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
 		return nil
 	}
 }
@@ -517,7 +518,7 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp 
 			}
 		}
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"agreements": out})
+	respond.JSON(w, http.StatusOK, map[string]any{"agreements": out})
 	return nil
 }
 
@@ -535,18 +536,18 @@ func (s *Server) getMockAgreement(w http.ResponseWriter, r *http.Request, tpp *t
 	if err != nil || owner.Owner != s.sandboxOf(tpp.TPP) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
 	}
-	writeJSON(w, http.StatusOK, agreementJSON(r, s.cfg.Store, a))
+	respond.JSON(w, http.StatusOK, agreementJSON(r, s.cfg.Store, a))
 	return nil
 }
 
 func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
-	body, e := readBody(r)
+	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
 	in, errs := mockdata.ParseAgreement(body, s.cfg.Now())
 	if len(errs) > 0 {
-		return fieldErrors(errs)
+		return respond.FieldErrors(errs)
 	}
 	ctx := r.Context()
 	owner, e := s.customerByNumber(ctx, tpp, in.Owner, "$.owner")
@@ -582,6 +583,6 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp
 		return s.storeError(err, "the agreement")
 	}
 	w.Header().Set("Location", under(r, "/v1/sandbox/agreements"))
-	writeJSON(w, http.StatusCreated, agreementJSON(r, s.cfg.Store, ag))
+	respond.JSON(w, http.StatusCreated, agreementJSON(r, s.cfg.Store, ag))
 	return nil
 }

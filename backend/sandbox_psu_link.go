@@ -6,6 +6,7 @@ import (
 	"net/url"
 	"time"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -33,7 +34,7 @@ func (s *Server) psuConsentsLink(w http.ResponseWriter, r *http.Request, c *tppc
 	if err != nil {
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the link could not be made; retry later")
 	}
-	writeJSON(w, http.StatusOK, map[string]any{
+	respond.JSON(w, http.StatusOK, map[string]any{
 		"_links":     map[string]link{"psuConsents": get(under(r, psuBase+"?sandbox="+url.QueryEscape(sealed)))},
 		"validUntil": now.Add(PSULinkLifetime).UTC().Format(time.RFC3339),
 	})

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -33,6 +34,6 @@ func (s *Server) revokeConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 	if err := s.cfg.Store.SetConsentStatus(ctx, k.ID, store.ConsentRevokedByPSU); err != nil {
 		return s.storeError(err, "the consent")
 	}
-	writeJSON(w, http.StatusOK, map[string]string{"consentStatus": store.ConsentRevokedByPSU})
+	respond.JSON(w, http.StatusOK, map[string]string{"consentStatus": store.ConsentRevokedByPSU})
 	return nil
 }

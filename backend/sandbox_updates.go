@@ -3,6 +3,7 @@ package backend
 import (
 	"net/http"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -23,13 +24,13 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	if e != nil {
 		return e
 	}
-	body, e := readBody(r)
+	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
 	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
 	if len(errs) > 0 {
-		return fieldErrors(errs)
+		return respond.FieldErrors(errs)
 	}
 	if in.Number != c.Number {
 		return bgerror.Format("$.customerNumber", "is the customer's and cannot change: send "+c.Number+", or create another customer")
@@ -38,7 +39,7 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	if err := s.cfg.Store.UpdateCustomer(r.Context(), c); err != nil {
 		return s.storeError(err, "the customer")
 	}
-	writeJSON(w, http.StatusOK, customerJSON(r, c))
+	respond.JSON(w, http.StatusOK, customerJSON(r, c))
 	return nil
 }
 
@@ -50,7 +51,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		body, e := readBody(r)
+		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -35,7 +36,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 				}
 				body["psuCorporateId"] = cid
 			}
-			writeJSON(w, http.StatusOK, body)
+			respond.JSON(w, http.StatusOK, body)
 			return nil
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return s.storeError(err, "the session")

@@ -43,7 +43,11 @@ var rules = []rule{
 	{"backend/strictjson", leaves},
 	{"backend/idp", leaves},
 	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
-	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	// What every concern answers through.
+	{"backend/respond", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	// Concern packages: their own rules, the store, the shared answers;
+	// never package backend or another concern.
+	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
 
@@ -122,6 +126,8 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"tppclient", "gateway/signature"},
 		{"backend", "gateway/signature"},
 		{"bgerror", "backend"},
+		{"backend/tppcontacts", "backend"},
+		{"backend/respond", "backend/tppcontacts"},
 	} {
 		r, ok := ruleFor(tc.pkg)
 		if !ok || allowed(r, tc.pkg, tc.imp) {

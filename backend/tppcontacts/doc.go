@@ -1,7 +1,10 @@
-// Package tppcontacts parses and validates what a TPP sends to register
-// its contact addresses (PUT /v1/tpp-contacts): group mailboxes that
-// receive the bank's operational notices, such as major downtime. It knows
-// no HTTP and no store.
+// Package tppcontacts is the backend's concern of TPP contact
+// registration (/v1/tpp-contacts): group mailboxes that receive the
+// bank's operational notices, such as major downtime. It parses and
+// validates what a TPP sends (ParseRegistration, which knows no HTTP and
+// no store), serves the three routes (API, over the three store
+// operations it uses: Store) and exports the list for the bank. It
+// imports neither package backend nor another concern (layering).
 //
 // The interface description shows no payload, so the shape follows Berlin
 // Group style and is kept small and strict:

@@ -1,16 +1,40 @@
-package backend
+package tppcontacts
 
 import (
+	"context"
 	"errors"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"time"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
-	"github.com/obgw/obgw/backend/tppcontacts"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
+
+// Path is the one resource of TPP contact registration: the addresses
+// that receive the bank's operational notices.
+const Path = "/v1/tpp-contacts"
+
+// Store is what the API keeps the records in: the three operations of the
+// backend's store it uses.
+type Store interface {
+	GetTPPContacts(ctx context.Context, tpp string) (*store.TPPContacts, error)
+	PutTPPContacts(ctx context.Context, c *store.TPPContacts) error
+	DeleteTPPContacts(ctx context.Context, tpp string) error
+}
+
+// API serves GET, PUT and DELETE of Path for the TPP the gateway
+// verified: a TPP only ever reaches its own record, keyed by its
+// organizationIdentifier. Its methods are the backend's handlers of the
+// three routes; they answer through package respond.
+type API struct {
+	Store Store
+	// Log takes the store failures.
+	Log *slog.Logger
+}
 
 // tppContactsJSON is the answer of GET and PUT.
 type tppContactsJSON struct {
@@ -20,7 +44,7 @@ type tppContactsJSON struct {
 }
 
 func writeTPPContacts(w http.ResponseWriter, c *store.TPPContacts) {
-	writeJSON(w, http.StatusOK, tppContactsJSON{
+	respond.JSON(w, http.StatusOK, tppContactsJSON{
 		TPPID:          c.TPP,
 		EmailAddresses: c.EmailAddresses,
 		LastUpdated:    c.UpdatedAt.UTC().Format(time.RFC3339),
@@ -30,21 +54,21 @@ func writeTPPContacts(w http.ResponseWriter, c *store.TPPContacts) {
 // noTPPContacts is the answer when a TPP has registered none.
 func noTPPContacts() *bgerror.Error {
 	return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown,
-		"no contact addresses are registered for this TPP; register them with PUT "+tppContactsPath)
+		"no contact addresses are registered for this TPP; register them with PUT "+Path)
 }
 
 // checkTPPID refuses a tppId (at path) that does not name the verified
 // TPP: 403 RESOURCE_UNKNOWN for another TPP's id (contract section 2: a
 // resource of another TPP), 400 FORMAT_ERROR for no organizationIdentifier.
 func checkTPPID(id, path string, c *tppcontext.Context) *bgerror.Error {
-	switch tppcontacts.MatchTPPID(id, c.TPP) {
-	case tppcontacts.OtherTPP:
+	switch MatchTPPID(id, c.TPP) {
+	case OtherTPP:
 		e := bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown,
 			"names another TPP than "+c.TPP+", whose certificate signed the request; a TPP manages only its own contacts")
 		e.Path = path
 		return e
-	case tppcontacts.NotTPPID:
-		return bgerror.Format(path, tppcontacts.RuleTPPID)
+	case NotTPPID:
+		return bgerror.Format(path, RuleTPPID)
 	}
 	return nil
 }
@@ -62,7 +86,7 @@ func tppIDQuery(r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	}
 	for name, vals := range q {
 		if name != "tppId" {
-			return bgerror.New(bgerror.CodeFormatError, "unknown query parameter; "+tppContactsPath+" takes only tppId (case-sensitive)")
+			return bgerror.New(bgerror.CodeFormatError, "unknown query parameter; "+Path+" takes only tppId (case-sensitive)")
 		}
 		if len(vals) != 1 {
 			return bgerror.Format("tppId", "appears more than once; send it once")
@@ -71,52 +95,55 @@ func tppIDQuery(r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	return checkTPPID(q.Get("tppId"), "tppId", c)
 }
 
-func (s *Server) getTPPContacts(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+// Get answers the TPP's record, or 404 when it registered none.
+func (a API) Get(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	if e := tppIDQuery(r, c); e != nil {
 		return e
 	}
-	rec, err := s.cfg.Store.GetTPPContacts(r.Context(), c.TPP)
+	rec, err := a.Store.GetTPPContacts(r.Context(), c.TPP)
 	if errors.Is(err, store.ErrNotFound) {
 		return noTPPContacts()
 	} else if err != nil {
-		return s.storeError(err, "the TPP contacts")
+		return respond.StoreError(a.Log, err, "the TPP contacts")
 	}
 	writeTPPContacts(w, rec)
 	return nil
 }
 
-func (s *Server) putTPPContacts(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+// Put replaces the TPP's record with the registration in the body.
+func (a API) Put(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	if r.URL.RawQuery != "" {
-		return bgerror.New(bgerror.CodeFormatError, "PUT "+tppContactsPath+" takes no query parameters; send tppId in the body")
+		return bgerror.New(bgerror.CodeFormatError, "PUT "+Path+" takes no query parameters; send tppId in the body")
 	}
-	body, e := readBody(r)
+	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
-	reg, errs := tppcontacts.ParseRegistration(body)
+	reg, errs := ParseRegistration(body)
 	if len(errs) > 0 {
-		return fieldErrors(errs)
+		return respond.FieldErrors(errs)
 	}
 	if e := checkTPPID(reg.TPPID, "$.tppId", c); e != nil {
 		return e
 	}
 	rec := &store.TPPContacts{TPP: c.TPP, EmailAddresses: reg.EmailAddresses}
-	if err := s.cfg.Store.PutTPPContacts(r.Context(), rec); err != nil {
-		return s.storeError(err, "the TPP contacts")
+	if err := a.Store.PutTPPContacts(r.Context(), rec); err != nil {
+		return respond.StoreError(a.Log, err, "the TPP contacts")
 	}
 	writeTPPContacts(w, rec)
 	return nil
 }
 
-func (s *Server) deleteTPPContacts(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+// Delete removes the TPP's record.
+func (a API) Delete(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	if e := tppIDQuery(r, c); e != nil {
 		return e
 	}
-	err := s.cfg.Store.DeleteTPPContacts(r.Context(), c.TPP)
+	err := a.Store.DeleteTPPContacts(r.Context(), c.TPP)
 	if errors.Is(err, store.ErrNotFound) {
 		return noTPPContacts()
 	} else if err != nil {
-		return s.storeError(err, "the TPP contacts")
+		return respond.StoreError(a.Log, err, "the TPP contacts")
 	}
 	w.WriteHeader(http.StatusNoContent)
 	return nil
