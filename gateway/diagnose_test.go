@@ -299,6 +299,14 @@ func TestDiagnosticsNameTheCause(t *testing.T) {
 			r := f.signCase(t, tt.c)
 			r.ClientCertificate = tpp.Web.Certificate
 			plain, diag := f.diagnosed(t, r)
+			// A signature by another key recovers, with this
+			// certificate's key, to noise, which ends as RSASSA-PSS
+			// encodings do (0xbc) once in 256: sign another request then.
+			for i := 0; tt.c.key != nil && diag != nil && strings.Contains(diag.Text, "looks like RSASSA-PSS") && i < 8; i++ {
+				r = f.signCase(t, tt.c)
+				r.ClientCertificate = tpp.Web.Certificate
+				plain, diag = f.diagnosed(t, r)
+			}
 			if plain == nil || diag == nil {
 				t.Fatalf("accepted: plain %v, diagnosed %v", plain, diag)
 			}
