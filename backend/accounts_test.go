@@ -113,7 +113,7 @@ func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
 			ValueDate         string          `json:"valueDate,omitempty"`
 			TransactionAmount amount          `json:"transactionAmount"`
 			Links             map[string]link `json:"_links,omitempty"`
-		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, x.TransactionAmount, nil}
+		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, amountOf(x.Amount, x.Currency), nil}
 		if x.DetailsBase != "" {
 			v.Links = map[string]link{"transactionDetails": get(x.DetailsBase + x.TransactionID + x.CardTransactionID)}
 		}

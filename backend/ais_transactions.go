@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -73,7 +74,9 @@ type transactionOut struct {
 	CardTransactionID string
 	BookingDate       string
 	ValueDate         string
-	TransactionAmount amount
+	// Amount (minor units) and Currency are the transactionAmount.
+	Amount   int64
+	Currency string
 	// DetailsBase, when set (a booked transaction in a listing), is the
 	// link to the transactions of its account, which its details link
 	// continues with its id; one string shared by the page.
@@ -120,10 +123,10 @@ func (t transactionOut) appendJSON(b []byte) []byte {
 		b = append(b, ',')
 	}
 	b = append(b, `"transactionAmount":{"currency":`...)
-	b = appendJSONString(b, t.TransactionAmount.Currency)
-	b = append(b, `,"amount":`...)
-	b = appendJSONString(b, t.TransactionAmount.Amount)
-	b = append(b, '}')
+	b = appendJSONString(b, t.Currency)
+	b = append(b, `,"amount":"`...)
+	b = money.AppendFormat(b, t.Amount, t.Currency) // digits, '-' and '.'
+	b = append(b, `"}`...)
 	if t.DetailsBase != "" {
 		b = append(b, `,"_links":{"transactionDetails":{"href":`...)
 		id := t.TransactionID + t.CardTransactionID // one of them is set
@@ -188,7 +191,7 @@ func plainJSON(s string) bool {
 
 // transactionJSON is a transaction as served.
 func transactionJSON(t *store.Transaction, kind store.AccountKind) transactionOut {
-	o := transactionOut{BookingDate: t.BookingDate, TransactionAmount: amountOf(t.Amount, t.Currency), details: t.Details}
+	o := transactionOut{BookingDate: t.BookingDate, Amount: t.Amount, Currency: t.Currency, details: t.Details}
 	if kind == store.KindCardAccount {
 		o.CardTransactionID = t.ID
 	} else {

@@ -24,27 +24,37 @@ func Exponent(currency string) int {
 	return 2
 }
 
-// Format writes minor units of currency as a decimal string with exactly the
-// currency's decimals: Format(200, "NOK") == "2.00", Format(-5, "NOK") ==
-// "-0.05", Format(150, "JPY") == "150".
+// Format writes minor units of currency as a decimal amount with the
+// currency's decimals ("1234.50", "-0.05"); AppendFormat's text.
 func Format(minor int64, currency string) string {
+	var buf [24]byte // the longest int64 with a sign and a point
+	return string(AppendFormat(buf[:0], minor, currency))
+}
+
+// AppendFormat appends minor units of currency to dst as Format writes
+// them, without allocating when dst has room.
+func AppendFormat(dst []byte, minor int64, currency string) []byte {
 	e := Exponent(currency)
-	neg := minor < 0
 	u := uint64(minor)
-	if neg {
+	if minor < 0 {
+		dst = append(dst, '-')
 		u = uint64(-minor) // two's complement also right for MinInt64
 	}
-	digits := strconv.FormatUint(u, 10)
-	if e > 0 {
-		if len(digits) <= e {
-			digits = strings.Repeat("0", e-len(digits)+1) + digits
+	var digits [20]byte
+	d := strconv.AppendUint(digits[:0], u, 10)
+	if e <= 0 {
+		return append(dst, d...)
+	}
+	if len(d) <= e {
+		dst = append(dst, '0', '.')
+		for range e - len(d) {
+			dst = append(dst, '0')
 		}
-		digits = digits[:len(digits)-e] + "." + digits[len(digits)-e:]
+		return append(dst, d...)
 	}
-	if neg {
-		return "-" + digits
-	}
-	return digits
+	dst = append(dst, d[:len(d)-e]...)
+	dst = append(dst, '.')
+	return append(dst, d[len(d)-e:]...)
 }
 
 // ErrInvalid is returned by Parse for a malformed amount.

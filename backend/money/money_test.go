@@ -2,6 +2,7 @@ package money
 
 import (
 	"math"
+	"math/big"
 	"testing"
 )
 
@@ -102,6 +103,29 @@ func TestConvertRoundsHalfAwayFromZero(t *testing.T) {
 		got, err := Convert(tc.minor, tc.from, tc.to, tc.rate)
 		if (err == nil) != tc.ok || got != tc.want {
 			t.Errorf("Convert(%d %s -> %s at %s) = %d, %v; want %d", tc.minor, tc.from, tc.to, tc.rate, got, err, tc.want)
+		}
+	}
+}
+
+// TestAppendFormatAsBigDecimal: AppendFormat writes minor units as the
+// exact decimal big.Rat writes them, for currencies of 0, 2, 3 and 4
+// decimals and amounts up to the ends of int64, appending to what dst
+// holds; Format is its text.
+func TestAppendFormatAsBigDecimal(t *testing.T) {
+	amounts := []int64{0, 1, -1, 5, 9, 10, 99, 100, 101, 999, 1000, 12345, -12345, math.MaxInt64, math.MinInt64, math.MinInt64 + 1}
+	for i := int64(1); i < 1e18; i *= 7 {
+		amounts = append(amounts, i, -i, i+3)
+	}
+	for _, cur := range []string{"JPY", "NOK", "BHD", "CLF"} {
+		e := Exponent(cur)
+		for _, m := range amounts {
+			want := new(big.Rat).SetFrac(big.NewInt(m), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(e)), nil)).FloatString(e)
+			if got := string(AppendFormat([]byte("x"), m, cur)); got != "x"+want {
+				t.Errorf("%d %s: %q, want %q", m, cur, got, "x"+want)
+			}
+			if got := Format(m, cur); got != want {
+				t.Errorf("Format(%d, %s) = %q, want %q", m, cur, got, want)
+			}
 		}
 	}
 }
