@@ -26,6 +26,8 @@ var leaves = []string{"bgerror", "tppcontext", "jsonscan", "pemfile"}
 // applies.
 var rules = []rule{
 	{"tppclient", nil},
+	// Caddy's access log lines, filtered: Caddy's types, nothing of ours.
+	{"accesslog", nil},
 	{"bgerror", nil},
 	{"jsonscan", nil},
 	{"pemfile", nil},
