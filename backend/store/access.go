@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"time"
 )
 
 // Access is what a TPP's request on behalf of a PSU resolves to.
@@ -39,11 +40,31 @@ const resolveAccess = `SELECT c.id, c.owner, c.number, c.name, c.type, c.created
 	WHERE p.tpp = $1 AND p.psu_id = $2
 	ORDER BY k.created_at DESC, k.id, ca.ord`
 
-// ResolveAccess returns, in one statement, the customer tpp's PSU-ID
-// psuID names, the session tppSessionID of tpp (when not empty), the
-// customer's consents to tpp with their accounts, newest first, and the
-// account accountID (when not empty). An unknown PSU-ID is ErrNotFound.
+// ResolveAccess returns the customer tpp's PSU-ID psuID names, the
+// session tppSessionID of tpp (when not empty), the customer's consents to
+// tpp with their accounts, newest first, and the account accountID (when
+// not empty): from the access cache while its answer is in force
+// (access_cache.go), else in one statement. An unknown PSU-ID is
+// ErrNotFound (and is not kept).
 func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error) {
+	if s.tx != nil {
+		return s.readAccess(ctx, tpp, psuID, tppSessionID, accountID)
+	}
+	k := accessKey{tpp, psuID, tppSessionID, accountID}
+	if a, ok := s.access.get(k); ok {
+		return a, nil
+	}
+	at, cacheable := s.access.now()
+	read := time.Now()
+	a, err := s.readAccess(ctx, tpp, psuID, tppSessionID, accountID)
+	if err == nil && cacheable {
+		s.access.put(k, a, at, read)
+	}
+	return a, err
+}
+
+// readAccess is ResolveAccess's statement.
+func (s *sqlStore) readAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error) {
 	const op = "resolve access"
 	rows, err := s.q.QueryContext(ctx, resolveAccess, tpp, psuID, tppSessionID, accountID)
 	if err != nil {

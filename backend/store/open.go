@@ -27,6 +27,9 @@ type Options struct {
 	// MaxOpenConns bounds the connection pool; 0 = 16 (PostgreSQL) or 8
 	// (SQLite, where writers take turns anyway).
 	MaxOpenConns int
+	// listenVia, when set, is the URL the access cache's listener
+	// connects to instead (tests cut it through a proxy).
+	listenVia string
 }
 
 // sqliteParams are appended to every SQLite location: WAL so readers do not
@@ -140,7 +143,7 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 			db.SetMaxIdleConns(orDefault(opt.MaxOpenConns, 8))
 		}
 	}
-	s := &sqlStore{db: db, d: loc.dialect, now: opt.Clock, counts: counts}
+	s := &sqlStore{db: db, d: loc.dialect, now: opt.Clock, counts: counts, access: newAccessCache()}
 	var q querier = db
 	if loc.dialect == sqliteDialect {
 		s.prepared = newPreparedDB(db, counts)
@@ -161,6 +164,21 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 	}
 	if loc.dialect == sqliteDialect && !isMemory(loc.target) {
 		s.checkpoints = startWALCheckpoints(db, walCheckpointInterval)
+		dv, err := openSQLiteDataVersion(loc.target)
+		if err != nil {
+			s.Close()
+			return nil, s.fail("connect", err)
+		}
+		s.dataVersion = dv
+		s.access.fileVersion = dv.current
+	}
+	if loc.dialect == postgresDialect {
+		target := loc.target
+		if opt.listenVia != "" {
+			target = opt.listenVia
+		}
+		s.listener = startAccessListener(target, schema, s.access)
+		s.access.live = s.listener.live
 	}
 	return s, nil
 }

@@ -441,4 +441,32 @@ var migrations = []migration{{
 	// gets its instruction, parsed from its body as of the day it was
 	// created (paymentsInOneForm).
 	then: paymentsInOneForm,
+}, {
+	version: 17,
+	name:    "notices of changes to what a request's access is resolved from",
+	// Every instance keeps resolved access in memory (access_cache.go)
+	// and must hear of a change any instance commits: each table
+	// ResolveAccess reads notifies accessChannel with its schema, once
+	// per statement, delivered on commit. SQLite runs in one process,
+	// which sees its own changes.
+	postgres: []string{
+		`CREATE OR REPLACE FUNCTION obgw_access_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+		BEGIN
+			PERFORM pg_notify('obgw_access', TG_TABLE_SCHEMA);
+			RETURN NULL;
+		END
+		$$`,
+		`CREATE TRIGGER consents_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON consents
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+		`CREATE TRIGGER consent_accounts_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON consent_accounts
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+		`CREATE TRIGGER sessions_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON sessions
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+		`CREATE TRIGGER psu_ids_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON psu_ids
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+		`CREATE TRIGGER customers_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON customers
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+		`CREATE TRIGGER accounts_access_changed AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON accounts
+			FOR EACH STATEMENT EXECUTE FUNCTION obgw_access_changed()`,
+	},
 }}

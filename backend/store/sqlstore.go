@@ -35,7 +35,49 @@ type sqlStore struct {
 	// checkpoints copies a file-backed SQLite store's write-ahead log in
 	// the background; nil otherwise.
 	checkpoints *walCheckpointer
+	// access keeps ResolveAccess's answers (access_cache.go); shared by
+	// the store and its views.
+	access *accessCache
+	// listener moves access's generation on other processes' changes
+	// (PostgreSQL); nil otherwise.
+	listener *accessListener
+	// dataVersion reads a SQLite file's data version for access; nil
+	// otherwise.
+	dataVersion *sqliteDataVersion
+	// marks, in an Atomically view, say whether the transaction may have
+	// changed what ResolveAccess answers; nil otherwise.
+	marks *txMarks
 }
+
+// txMarks are what an Atomically transaction did to the tables
+// ResolveAccess reads: changed, it may have (the cache's generation moves
+// after its commit); notified, a statement known to change them ran, so
+// PostgreSQL will send a notice of the commit (and the writer waits for
+// it: accessListener.echo).
+type txMarks struct {
+	changed, notified bool
+}
+
+// heardSoFar is the listener's count of notices, taken before a change
+// for echo; 0 without a listener.
+func (s *sqlStore) heardSoFar() uint64 {
+	if s.listener == nil {
+		return 0
+	}
+	return s.listener.heardSoFar()
+}
+
+// echo waits for the notice of a change committed after seen was taken
+// (PostgreSQL; nothing to wait for on SQLite).
+func (s *sqlStore) echo(seen uint64) {
+	if s.listener != nil {
+		s.listener.echo(seen)
+	}
+}
+
+// notifyingOps are the transactions of inTx that write a table
+// ResolveAccess reads, whose commit PostgreSQL's triggers announce.
+var notifyingOps = map[string]bool{"create consent": true, "complete session": true, "delete sandbox": true}
 
 var _ Store = (*sqlStore)(nil)
 
@@ -63,6 +105,12 @@ func (s *sqlStore) Close() error {
 	if s.checkpoints != nil {
 		s.checkpoints.Stop()
 	}
+	if s.listener != nil {
+		s.listener.Stop()
+	}
+	if s.dataVersion != nil {
+		s.dataVersion.Close()
+	}
 	if s.prepared != nil {
 		s.prepared.Close()
 	}
@@ -77,8 +125,11 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 	if s.tx != nil {
 		return fn(s) // already inside
 	}
-	return s.inTx(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts}
+	var marks txMarks
+	seen := s.heardSoFar()
+	err := s.transact(ctx, "atomic update", func(tx *sql.Tx) error {
+		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts,
+			access: s.access, listener: s.listener, marks: &marks}
 		var q querier = tx
 		if s.prepared != nil {
 			q = preparedTx{tx: tx, p: s.prepared}
@@ -86,6 +137,14 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		view.traceQueries(q, tx)
 		return fn(view)
 	})
+	if marks.changed {
+		// After the commit: answers read before it are out of force.
+		s.access.changed()
+	}
+	if marks.notified && err == nil {
+		s.echo(seen)
+	}
+	return err
 }
 
 // Ping checks that the database answers.
@@ -122,14 +181,28 @@ func (s *sqlStore) stamp() time.Time {
 }
 
 // inTx runs fn in a transaction, committing when it returns nil. Errors are
-// classified with op.
+// classified with op. fn's statements are not seen one by one, so the
+// access cache counts any such transaction as a change.
 func (s *sqlStore) inTx(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	if s.closed.Load() {
-		return s.fail(op, errClosed)
-	}
 	if s.tx != nil {
 		// Inside an Atomically view: the outer transaction commits.
+		s.marks.changed = true
+		s.marks.notified = s.marks.notified || notifyingOps[op]
 		return s.fail(op, fn(s.tx))
+	}
+	seen := s.heardSoFar()
+	err := s.transact(ctx, op, fn)
+	s.access.changed()
+	if err == nil && notifyingOps[op] {
+		s.echo(seen)
+	}
+	return err
+}
+
+// transact is inTx outside a view.
+func (s *sqlStore) transact(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	if s.closed.Load() {
+		return s.fail(op, errClosed)
 	}
 	span := s.startTx(ctx, op)
 	err := s.runTx(ctx, fn)

@@ -52,6 +52,38 @@ type tracedQuerier struct {
 	// set (SQLite's statements run unprepared, direct()'s).
 	counts *statementCounter
 	parses bool
+	// store is the store (or view) whose statements these are: its access
+	// cache hears of their changes (noteWrite).
+	store *sqlStore
+}
+
+// noteWrite tells the access cache that a statement, just run, may have changed
+// what ResolveAccess answers: outside a transaction the change has
+// committed (the generation moves, and on PostgreSQL the writer waits for
+// the notice of it, counted from seen), inside one the view is marked and
+// Atomically does the same after the commit.
+func (t *tracedQuerier) noteWrite(seen uint64) {
+	if t.store == nil || t.store.access == nil {
+		return
+	}
+	if m := t.store.marks; m != nil {
+		m.changed, m.notified = true, true
+		return
+	}
+	t.store.access.changed()
+	t.store.echo(seen)
+}
+
+// writes returns whether query changes what ResolveAccess answers, and
+// the count of notices before it runs.
+func (t *tracedQuerier) writes(query string) (bool, uint64) {
+	if !changesAccess(query) {
+		return false, 0
+	}
+	if t.store == nil {
+		return true, 0
+	}
+	return true, t.store.heardSoFar()
 }
 
 // traceQueries makes s run its statements (s.q) through q and direct()'s
@@ -59,8 +91,8 @@ type tracedQuerier struct {
 // live in s itself, so a view made for a transaction costs no allocation
 // for them.
 func (s *sqlStore) traceQueries(q, plain querier) {
-	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts}
-	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect}
+	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts, store: s}
+	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect, store: s}
 	s.q = &s.queries
 }
 
@@ -74,6 +106,9 @@ func (d *dialect) system() string {
 
 func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	t.count()
+	if w, seen := t.writes(query); w {
+		defer t.noteWrite(seen)
+	}
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.ExecContext(ctx, query, args...)
@@ -88,6 +123,9 @@ func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...a
 // are read.
 func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	t.count()
+	if w, seen := t.writes(query); w {
+		defer t.noteWrite(seen)
+	}
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.QueryContext(ctx, query, args...)
@@ -100,6 +138,9 @@ func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...
 
 func (t *tracedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	t.count()
+	if w, seen := t.writes(query); w {
+		defer t.noteWrite(seen)
+	}
 	parent := trace.SpanFromContext(ctx)
 	if !parent.IsRecording() {
 		return t.q.QueryRowContext(ctx, query, args...)
