@@ -187,6 +187,31 @@ func TestAccessCacheAcrossInstances(t *testing.T) {
 	t.Logf("after the writer answered, the other instance answered the change within %v", lags)
 }
 
+// TestAccessCacheSeesAnotherProcessOnTheFile: two stores on one SQLite
+// file (two gateways, or obgw import beside a running one) each keep
+// access in memory; what one commits shows in the other's very next
+// answer (the file's data version), every time.
+func TestAccessCacheSeesAnotherProcessOnTheFile(t *testing.T) {
+	db := sqliteTestDB(t, nil)
+	a, b := db.open(t), db.open(t)
+	f := newAccessFixture(t, a)
+	statuses := []string{ConsentRevokedByPSU, ConsentValid}
+	for i := range 10 {
+		writer, reader := a, b
+		if i%2 == 1 {
+			writer, reader = b, a
+		}
+		cachedAccess(t, reader, f)
+		status := statuses[i%len(statuses)]
+		wantErr(t, "SetConsentStatus", writer.SetConsentStatus(ctx, f.consent.ID, status), nil)
+		got, err := reader.ResolveAccess(ctx, f.tpp, f.psu, f.sid, f.account.ID)
+		wantErr(t, "ResolveAccess", err, nil)
+		if got.Consents[0].Status != status {
+			t.Fatalf("round %d: the other store still answers %s after %s was committed", i, got.Consents[0].Status, status)
+		}
+	}
+}
+
 // TestAccessCacheFailsSafeWhenCut: on PostgreSQL, when the channel that
 // tells an instance of other instances' changes is cut, the instance stops
 // answering from memory: at once when the connection breaks, and within
