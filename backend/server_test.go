@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
@@ -66,7 +67,10 @@ const testBasePath = "/api-sandbox"
 
 func newHarness(t *testing.T, kind string) *harness {
 	t.Helper()
-	clk := &clock{t: time.Now().UTC()}
+	// The clock reads in Oslo, so that a test's dates (clk.now().Format)
+	// are the bank's, also in the hour after midnight there, before
+	// midnight in UTC.
+	clk := &clock{t: time.Now().In(civildate.Oslo)}
 	ctx := context.Background()
 	var st store.Store
 	var err error
