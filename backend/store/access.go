@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -45,27 +46,32 @@ const resolveAccess = `SELECT c.id, c.owner, c.number, c.name, c.type, c.created
 // tpp with their accounts, newest first, and the account accountID (when
 // not empty): from the access cache while its answer is in force
 // (access_cache.go), else in one statement. An unknown PSU-ID is
-// ErrNotFound (and is not kept).
+// ErrNotFound.
 func (s *sqlStore) ResolveAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error) {
 	if s.tx != nil {
 		return s.readAccess(ctx, tpp, psuID, tppSessionID, accountID)
 	}
 	k := accessKey{tpp, psuID, tppSessionID, accountID}
 	if a, ok := s.access.get(k); ok {
+		if a == nil {
+			return nil, s.fail(resolveAccessOp, sql.ErrNoRows)
+		}
 		return a, nil
 	}
 	at, cacheable := s.access.now()
 	read := time.Now()
 	a, err := s.readAccess(ctx, tpp, psuID, tppSessionID, accountID)
-	if err == nil && cacheable {
+	if cacheable && (err == nil || errors.Is(err, ErrNotFound)) {
 		s.access.put(k, a, at, read)
 	}
 	return a, err
 }
 
+const resolveAccessOp = "resolve access"
+
 // readAccess is ResolveAccess's statement.
 func (s *sqlStore) readAccess(ctx context.Context, tpp, psuID, tppSessionID, accountID string) (*Access, error) {
-	const op = "resolve access"
+	const op = resolveAccessOp
 	rows, err := s.q.QueryContext(ctx, resolveAccess, tpp, psuID, tppSessionID, accountID)
 	if err != nil {
 		return nil, s.fail(op, err)

@@ -37,8 +37,10 @@ import (
 // (fail safe), and a listener that reconnects moves the generation, since
 // it may have missed notices.
 //
-// Entries also expire after accessTTL, whatever happens. The cache holds at most accessCacheSize answers
-// (least recently used go first), so no client can make it grow.
+// Entries also expire after accessTTL, whatever happens. The cache holds
+// at most accessCacheSize answers (least recently used go first), so no
+// client can make it grow. An unknown PSU-ID is an answer too (a nil
+// Access): creating a PSU-ID is a change like any other.
 type accessCache struct {
 	gen     atomic.Uint64
 	entries *lru.Cache[accessKey, accessEntry]
@@ -62,6 +64,7 @@ type accessKey struct {
 }
 
 type accessEntry struct {
+	// a is the answer; nil for an unknown PSU-ID.
 	a    *Access
 	at   stamp
 	read time.Time
@@ -96,7 +99,8 @@ func (c *accessCache) now() (st stamp, ok bool) {
 	return st, true
 }
 
-// get returns a copy of the answer to k if one is in force.
+// get returns a copy of the answer to k if one is in force (nil: the
+// PSU-ID is unknown).
 func (c *accessCache) get(k accessKey) (*Access, bool) {
 	e, ok := c.entries.Get(k)
 	if !ok || time.Since(e.read) >= accessTTL {
@@ -126,6 +130,9 @@ func (c *accessCache) changed() {
 // clone copies what a caller may change: the Access and its consents
 // (their account lists, session and account are only read).
 func (a *Access) clone() *Access {
+	if a == nil {
+		return nil
+	}
 	cp := *a
 	cp.Consents = slices.Clone(a.Consents)
 	return &cp

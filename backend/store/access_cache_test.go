@@ -150,6 +150,45 @@ func TestAccessCacheSeesEveryChange(t *testing.T) {
 	})
 }
 
+// TestAccessCacheKeepsUnknownPSUIDs: an unknown PSU-ID is answered
+// ErrNotFound from memory too (a request without consent runs no
+// statement for it), until a PSU-ID is created.
+func TestAccessCacheKeepsUnknownPSUIDs(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		f := newAccessFixture(t, s)
+		unknown := "3f2504e0-4f89-41d3-9a0c-0305e82c3301"
+		deadline := time.Now().Add(5 * time.Second)
+		for {
+			_, err := s.ResolveAccess(ctx, f.tpp, unknown, "", "")
+			wantErr(t, "ResolveAccess of an unknown PSU-ID", err, ErrNotFound)
+			before := Statements(s).Run
+			_, err = s.ResolveAccess(ctx, f.tpp, unknown, "", "")
+			wantErr(t, "ResolveAccess of an unknown PSU-ID again", err, ErrNotFound)
+			if Statements(s).Run == before {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("an unknown PSU-ID ran a statement on every call")
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		other := mustCustomer(t, s, "02027012345", CustomerPrivate)
+		before := Statements(s).Run
+		_, err := s.PSUID(ctx, f.tpp, other.ID)
+		wantErr(t, "PSUID", err, nil)
+		if Statements(s).Run == before {
+			t.Fatal("PSUID ran no statement")
+		}
+		before = Statements(s).Run
+		_, err = s.ResolveAccess(ctx, f.tpp, unknown, "", "")
+		wantErr(t, "ResolveAccess after a PSU-ID was made", err, ErrNotFound)
+		if Statements(s).Run == before {
+			t.Fatal("after a PSU-ID was made, the unknown one was still answered from memory")
+		}
+	})
+}
+
 // TestAccessCacheAcrossInstances: on PostgreSQL, a change committed by
 // one instance reaches another that had the access in memory by the time
 // the writer has answered plus the notice's way to the other instance's
