@@ -329,7 +329,8 @@ func TestAccessLogTreatsPSUIdentifiersAlike(t *testing.T) {
 	req.Header.Set("TPP-Session-ID", s.sid)
 	req.Header.Set("PSU-ID", s.psuID)
 	req.Header.Set("PSU-IP-Address", "192.0.2.10")
-	req.Header.Set("PSU-IP-Port", "52123")
+	// Below Linux's ephemeral ports, so no client's remote_port is it.
+	req.Header.Set("PSU-IP-Port", "31337")
 	req.Header.Set("PSU-Device-ID", device)
 	req.Header.Set("PSU-Geo-Location", geo)
 	req.Header.Set("PSU-User-Agent", agent)
@@ -348,8 +349,10 @@ func TestAccessLogTreatsPSUIdentifiersAlike(t *testing.T) {
 	if !strings.Contains(logs, id) {
 		t.Fatal("the request was not access-logged")
 	}
+	// Each as a whole (quoted) value: its digits alone can occur in a
+	// timestamp or a duration (0.000752123 held 52123).
 	for what, v := range map[string]string{"PSU-ID": s.psuID, "TPP-Session-ID": s.sid, "PSU-Device-ID": device,
-		"PSU-Geo-Location": "59.911491", "PSU-User-Agent": "obgw-test-agent", "PSU-IP-Port": "52123"} {
+		"PSU-Geo-Location": "59.911491,10.757933", "PSU-User-Agent": "obgw-test-agent", "PSU-IP-Port": `"31337"`} {
 		if strings.Contains(logs, v) {
 			t.Errorf("the access log holds the %s in clear", what)
 		}
