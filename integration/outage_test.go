@@ -92,7 +92,8 @@ func (p *tcpProxy) restore(t *testing.T) {
 }
 
 // TestPostgresOutage: with the backend's PostgreSQL unreachable, requests
-// answer 503 SERVICE_UNAVAILABLE (never 500); when it returns they are
+// answer 503 SERVICE_UNAVAILABLE (never 500), those whose answer was in
+// memory too once the instance has noticed; when it returns they are
 // served again without restarting anything.
 func TestPostgresOutage(t *testing.T) {
 	url, _ := storetest.Schema(t, "t_outage")
@@ -106,10 +107,26 @@ func TestPostgresOutage(t *testing.T) {
 		t.Fatalf("before: %d %s", got.status, got.body)
 	}
 	proxy.cut()
+	// PSU-IDs the instance has not met must be looked up: 503.
 	for i := 0; i < 3; i++ {
-		if got := s.call("GET", "/v1/accounts", true); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
+		fresh := *s
+		fresh.psuID = uuid.NewString()
+		if got := fresh.call("GET", "/v1/accounts", true); got.status != 503 || got.err.code() != "SERVICE_UNAVAILABLE" {
 			t.Fatalf("while down: %d %s", got.status, got.body)
 		}
+	}
+	// The one it answered before may be answered from memory until its
+	// listener has noticed the break (the access cache's lease, 0.75 s at
+	// most), then no longer.
+	for start := time.Now(); ; {
+		got := s.call("GET", "/v1/accounts", true)
+		if got.status == 503 && got.err.code() == "SERVICE_UNAVAILABLE" {
+			break
+		}
+		if got.status != 401 || got.err.code() != "CONSENT_INVALID" || time.Since(start) > 1500*time.Millisecond {
+			t.Fatalf("while down, %v after the cut: %d %s", time.Since(start), got.status, got.body)
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 	if got := send(t, client(nil), newRequest(t, g, http.MethodGet, "/readyz", nil)); got.status != 503 {
 		t.Fatalf("readyz while the database is down: %d %s", got.status, got.body)
