@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"database/sql"
-	"time"
 )
 
 // sqliteDataVersion reads a SQLite file's data version (PRAGMA
@@ -34,11 +33,12 @@ func openSQLiteDataVersion(path string) (*sqliteDataVersion, error) {
 }
 
 // current is the file's data version; ok is false when it cannot be read.
+// It runs on every lookup of the access cache, so without a deadline of
+// its own (a context and a timer per call): the pragma reads a counter in
+// the write-ahead log's index, and the busy timeout bounds any wait.
 func (d *sqliteDataVersion) current() (uint64, bool) {
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
-	defer cancel()
 	var v int64
-	if err := d.stmt.QueryRowContext(ctx).Scan(&v); err != nil {
+	if err := d.stmt.QueryRowContext(context.Background()).Scan(&v); err != nil {
 		return 0, false
 	}
 	return uint64(v), true
