@@ -42,7 +42,7 @@ func (a *App) reportTrust(ctx caddy.Context) {
 		if a.sealKey != nil {
 			key = a.sealKey.String()
 		}
-		a.slog.Info("trust: bank seal", "subject", c.Subject.String(), "key", key, "algorithm", a.seal.Algorithm(), "not_after", c.NotAfter.UTC().Format(time.RFC3339))
+		a.slog.Info("trust: bank seal", "subject", c.Subject.String(), "key", key, "algorithm", a.seal.Algorithm(), "signer", a.seal.Signer(), "not_after", c.NotAfter.UTC().Format(time.RFC3339))
 	} else {
 		a.slog.Warn("trust: bank seal: none: answers are not signed (bank_seal_cert, bank_seal_key)")
 	}

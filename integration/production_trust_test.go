@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/opensslrsa"
 	"github.com/obgw/obgw/testpki"
 )
 
@@ -177,12 +178,18 @@ func TestSandboxSaysTestPKI(t *testing.T) {
 // nextUpdate, whose CA's certificates are refused) and names it.
 func TestProductionReportsTrust(t *testing.T) {
 	g := startGateway(t, "Caddyfile", productionIdPEnv()...)
+	// The RSA seal in a file signs through OpenSSL when the binary has it
+	// (built as this test is: with cgo and libssl-dev).
+	signer := `"signer":"go"`
+	if opensslrsa.Available {
+		signer = `"signer":"openssl"`
+	}
 	caFile := filepath.Join(productionPKIDir, testpki.FileQTSPCAs)
 	for _, want := range [][]string{
 		{`"msg":"trust: QTSP CAs"`, `"source":"` + caFile + `"`, `"cas":2`},
 		{`"msg":"trust: revocation"`, `(1 CRLs)`, `"ocsp":false`},
 		{`"msg":"trust: register"`, `"entries":10`},
-		{`"msg":"trust: bank seal"`, `CN=Test Bank AS`, `"key":"file `, `"algorithm":"rsa-sha256"`, `"not_after":"`},
+		{`"msg":"trust: bank seal"`, `CN=Test Bank AS`, `"key":"file `, `"algorithm":"rsa-sha256"`, signer, `"not_after":"`},
 		{`"msg":"trust: TLS certificate"`, `"names":"localhost"`},
 	} {
 		g.waitForLog(t, want[0])

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/opensslrsa"
+	"github.com/obgw/obgw/pemfile"
 	"github.com/obgw/obgw/testpki"
 	"github.com/obgw/obgw/tppclient"
 )
@@ -288,5 +290,56 @@ func TestECDSASeal(t *testing.T) {
 	der, _ := x509.MarshalPKCS8PrivateKey(other)
 	if _, err := Load(certPEM, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: der})); err == nil || !strings.Contains(err.Error(), "P-256") {
 		t.Errorf("a P-384 key: %v", err)
+	}
+}
+
+// goSigner hides a key's type from New, so that it signs through
+// crypto/rsa: the reference TestOpenSSLSealIsGos compares with.
+type goSigner struct{ crypto.Signer }
+
+// TestOpenSSLSealIsGos: the RSA seal read from a file signs through
+// OpenSSL when this build has it (and through crypto/rsa otherwise), and
+// its answers' headers are byte for byte those of the same seal signing
+// through crypto/rsa; the P-256 seal signs through crypto/ecdsa.
+func TestOpenSSLSealIsGos(t *testing.T) {
+	s, _ := loadSealFiles(t, testpki.FileBankSeal, testpki.FileBankSealKey)
+	want := SignerGo
+	if opensslrsa.Available {
+		want = SignerOpenSSL
+	}
+	if s.Signer() != want {
+		t.Fatalf("the RSA seal signs through %q, want %q", s.Signer(), want)
+	}
+	ec, _ := loadSealFiles(t, testpki.FileBankSealEC, testpki.FileBankSealECKey)
+	if ec.Signer() != SignerGo {
+		t.Fatalf("the P-256 seal signs through %q", ec.Signer())
+	}
+	keyPEM, err := os.ReadFile("../../testdata/pki/" + testpki.FileBankSealKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key, err := pemfile.PrivateKey(keyPEM)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := New(s.Certificate(), goSigner{key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ref.Signer() != SignerKey {
+		t.Fatalf("the reference signs through %q", ref.Signer())
+	}
+	for i, body := range []string{"", `{"accounts":[]}`, strings.Repeat("é", 3000)} {
+		h1 := http.Header{"X-Request-Id": {"99391c7e-ad88-49ec-a2ad-99ddcb1f7721"}}
+		h2 := h1.Clone()
+		if err := s.Sign(h1, []byte(body), now.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if err := ref.Sign(h2, []byte(body), now.Add(time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+		if h1.Get("Signature") == "" || h1.Get("Signature") != h2.Get("Signature") {
+			t.Fatalf("answer %d: Signature\n%s\nwith crypto/rsa\n%s", i, h1.Get("Signature"), h2.Get("Signature"))
+		}
 	}
 }
