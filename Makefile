@@ -167,6 +167,7 @@ fuzz:
 # OBGW_BENCH_TRANSACTIONS=100000 for a quick run).
 bench: build
 	$(GO) build -o bin/obgw-load ./cmd/obgw-load
+	$(GO) build -tags obgw_purego -o bin/obgw-purego ./cmd/obgw
 	bench/run.sh
 	$(GO) test -run='^$$' -bench=. -benchmem ./gateway/... ./tppcontext/ | tee bench.out
 	$(GO) test -run='^$$' -bench=TransactionsPage -benchtime=400x -timeout=60m ./backend/ | tee -a bench.out

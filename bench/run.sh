@@ -163,6 +163,10 @@ run_transactions || status=1
 #     SQLite paths again with the bank's seal on a P-256 key (the test
 #     PKI's bank-seal-ec.pem, ecdsa-sha256) instead of the default RSA-2048
 #     one.
+#   gorsa transactions: the SQLite read with the default RSA-2048 seal
+#     signed through crypto/rsa, by the pure-Go build (bin/obgw-purego,
+#     tag obgw_purego), beside the default build's, which signs through
+#     OpenSSL (package opensslrsa).
 #   hsm-p256 transactions, hsm-rsa transactions: the SQLite read with the
 #     seal's key (P-256, RSA-2048) generated in a SoftHSM2 token and used
 #     through PKCS #11, beside the same keys in process (p256, the
@@ -179,16 +183,18 @@ product_fail() {
 }
 
 server_pid=
-start_obgw() { # variant (sqlite|p256|postgres|postgres-p256)
+start_obgw() { # variant (sqlite|p256|gorsa|postgres|postgres-p256|hsm-p256|hsm-rsa)
 	local db= seal=()
 	[[ $1 == postgres* ]] && db=$pg_obgw_url
 	[[ $1 == *p256 ]] && seal=(OBGW_BANK_SEAL_CERT=testdata/pki/bank-seal-ec.pem OBGW_BANK_SEAL_KEY=testdata/pki/bank-seal-ec-key.pem)
 	# The seal's key in a SoftHSM2 token (obgw-load softhsm-seal): its
 	# configuration, the certificate and the PKCS #11 URI.
 	[[ $1 == hsm-* ]] && mapfile -t seal <"$tmp/$1.env"
+	local bin=bin/obgw
+	[[ $1 == gorsa ]] && bin=bin/obgw-purego
 	env "${TEST_PKI[@]}" OBGW_LISTEN=localhost:$PORT OBGW_ADMIN=off OBGW_ENV=sandbox OBGW_BACKEND=inprocess "${seal[@]}" \
 		OBGW_DATA_DIR="$tmp/product-$1" OBGW_DATABASE_URL="$db" OBGW_REDIS_URL= OBGW_OCSP=off \
-		bin/obgw run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
+		"$bin" run --config Caddyfile --adapter caddyfile >>"$tmp/product-$1.log" 2>&1 &
 	server_pid=$!
 	pids+=($server_pid)
 	(wait_port) || { tail -n 5 "$tmp/product-$1.log" | cut -c1-400 >&2; stop_server; return 1; }
@@ -327,6 +333,11 @@ if product_setup p256; then
 	product_rounds p256
 else
 	product_fail "the SQLite product scenarios with the P-256 seal could not be set up"
+fi
+if product_setup gorsa; then
+	product_rounds gorsa
+else
+	product_fail "the SQLite read of the pure-Go build could not be set up"
 fi
 for v in hsm-p256 hsm-rsa; do
 	bits=0

@@ -83,6 +83,7 @@ PRODUCT = [
     ("p256_transactions_postgres", "postgres-p256 transactions", "with a P-256 seal: transactions read on PostgreSQL", 0.40),
     ("hsm_p256_transactions", "hsm-p256 transactions", "with the P-256 seal in SoftHSM2 (PKCS #11): transactions read", None),
     ("hsm_rsa_transactions", "hsm-rsa transactions", "with the RSA-2048 seal in SoftHSM2 (PKCS #11): transactions read", None),
+    ("gorsa_transactions", "gorsa transactions", "pure-Go build (RSA-2048 seal through crypto/rsa): transactions read", None),
 ]
 TARGET_P50_MS, TARGET_P99_MS = 0.15, 0.5
 product = {
