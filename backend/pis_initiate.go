@@ -106,7 +106,9 @@ func (s *Server) createPayment(kind string) handler {
 		if e != nil {
 			return first(e)
 		}
-		err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+		// Concurrent creations share a commit (store.Shared); the answer
+		// goes out after the commit that holds this payment.
+		err = store.Shared(ctx, s.cfg.Store, func(tx store.Store) error {
 			if err := tx.CreatePayment(ctx, p); err != nil {
 				return err
 			}

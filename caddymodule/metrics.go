@@ -47,6 +47,9 @@ type metrics struct {
 	// up answers, at each scrape, whether Redis and the database do
 	// (dependencies.go).
 	up prometheus.Collector
+	// commits says how many payment creations the embedded store
+	// committed in how many commits (store_commits.go).
+	commits prometheus.Collector
 	// trust reports the downloaded trust sources at each scrape, and
 	// trustFailures counts their failed fetches (trust_metrics.go).
 	trust         prometheus.Collector
@@ -109,8 +112,9 @@ func newMetrics() *metrics {
 			Namespace: "obgw", Name: "certificate_expiry_timestamp_seconds",
 			Help: "notAfter of the certificates the configuration loaded, by kind (qtsp_ca: the trusted QTSP CAs; bank_seal: the QSealC the answers are signed with) and subject.",
 		}, []string{"kind", "subject"}),
-		up:    dependencies{},
-		trust: trustCollector{},
+		up:      dependencies{},
+		commits: storeCommits{},
+		trust:   trustCollector{},
 		trustFailures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Namespace: "obgw", Name: "trust_source_fetch_failures_total",
 			Help: "Failed fetches of each downloaded trust source (unreachable, refused, or not what it should be); the last good copy stays in use.",
@@ -156,7 +160,7 @@ func (m *metrics) initSeries() {
 // register puts m's collectors in a configuration's registry.
 func (m *metrics) register(reg prometheus.Registerer) error {
 	for _, c := range []prometheus.Collector{m.checks, m.rejects, m.duration, m.replayLocal, m.responses, m.deleted,
-		m.store, m.redis, m.scaFlows, m.crlNextUpdate, m.certExpiry, m.up, m.trust, m.trustFailures} {
+		m.store, m.redis, m.scaFlows, m.crlNextUpdate, m.certExpiry, m.up, m.commits, m.trust, m.trustFailures} {
 		if err := reg.Register(c); err != nil {
 			var are prometheus.AlreadyRegisteredError
 			if !errors.As(err, &are) {

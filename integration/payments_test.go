@@ -1,12 +1,15 @@
 package integration
 
 import (
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +17,7 @@ import (
 
 	"github.com/obgw/obgw/backend/bankaccount"
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/store"
 )
 
 // authoriseInBrowser walks a payment's SCA page (identify, context,
@@ -201,6 +205,70 @@ func TestBasketAllOrNothingThroughGateway(t *testing.T) {
 	for _, id := range ids {
 		if got := s.call("GET", instant+"/"+id+"/status", true); !strings.Contains(string(got.body), `"RJCT"`) {
 			t.Fatalf("payment %s of the failed basket: %d %s, want RJCT (nothing executed)", id, got.status, got.body)
+		}
+	}
+}
+
+// TestConcurrentPaymentsShareCommits (issue 31, 4): 64 payments created at
+// once over 16 connections through the shipped Caddyfile are each
+// answered 201 and each stored, read back from the database file by
+// another store; /metrics counts every one as a shared write, in at
+// most as many commits (fewer when they met: the test logs how many).
+func TestConcurrentPaymentsShareCommits(t *testing.T) {
+	dataDir := t.TempDir()
+	g := startGateway(t, "Caddyfile", "OBGW_DATA_DIR="+dataDir)
+	body := []byte(`{"instructedAmount":{"currency":"NOK","amount":"2.00"},"debtorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031010010") +
+		`"},"creditorAccount":{"iban":"` + bankaccount.IBAN("NO", "12031020016") + `"},"creditorName":"Ola Nordmann"}`)
+	const n, conns = 64, 16
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for c := range conns {
+		wg.Go(func() {
+			hc := client(nil)
+			for i := c; i < n; i += conns {
+				rid := uuid.NewString()
+				req := newRequest(t, g, http.MethodPost, "/v1/payments/domestic-norway-credit-transfers", body)
+				req.Header.Set("X-Request-ID", rid)
+				req.Header.Set("TPP-Session-ID", "shared")
+				req.Header.Set("PSU-IP-Address", "192.0.2.10")
+				if err := signer(t, "tpp").Sign(req, body); err != nil {
+					t.Error(err)
+					return
+				}
+				resp, err := hc.Do(req)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				if resp.StatusCode != 201 {
+					t.Errorf("payment %d: %d %s", i, resp.StatusCode, b)
+					return
+				}
+				ids[i] = rid
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	m := scrape(t, "http://"+g.health+"/metrics")
+	writes, commits := m["obgw_store_shared_writes_total"], m["obgw_store_shared_commits_total"]
+	if writes != n || commits < 1 || commits > writes {
+		t.Fatalf("/metrics: %v shared writes in %v commits, want %d writes in 1 to %d commits", writes, commits, n, n)
+	}
+	t.Logf("%d payments in %v commits", n, commits)
+	// Another process's view of the file, the gateway still running.
+	st, err := store.Open(context.Background(), filepath.Join(dataDir, "obgw.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	for i, rid := range ids {
+		if _, err := st.GetPaymentByRequest(context.Background(), "PSDNO-FSA-987654321", rid); err != nil {
+			t.Fatalf("payment %d answered 201, not in the database: %v", i, err)
 		}
 	}
 }

@@ -38,9 +38,13 @@ type Options struct {
 // takes the write lock up front instead of failing with SQLITE_BUSY when it
 // upgrades from reading to writing, and the automatic checkpoint moved from
 // 1000 to 10000 pages: a backstop, the background checkpoints (see
-// walCheckpointer) copy the log long before.
+// walCheckpointer) copy the log long before. synchronous FULL syncs the log
+// at every commit, so what obgw acknowledged (a payment's 201) survives a
+// power loss or a crash of the machine; with NORMAL, WAL's usual setting, the
+// last commits before such a loss may roll back. Shared lets concurrent
+// payment creations share one commit, and so one sync.
 const sqliteParams = "_pragma=busy_timeout(10000)&_pragma=foreign_keys(1)" +
-	"&_pragma=journal_mode(WAL)&_pragma=synchronous(NORMAL)&_txlock=immediate" +
+	"&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_txlock=immediate" +
 	"&_pragma=wal_autocheckpoint(10000)"
 
 // location is where a store lives, as parsed from Open's URL.
@@ -149,6 +153,7 @@ func Open(ctx context.Context, url string, opt Options) (Store, error) {
 		s.prepared = newPreparedDB(db, counts)
 		q = s.prepared
 		s.writers = newWriterTurn()
+		s.group = &commitGroup{}
 	}
 	s.traceQueries(q, db)
 	if s.now == nil {

@@ -47,6 +47,11 @@ type sqlStore struct {
 	// marks, in an Atomically view, say whether the transaction may have
 	// changed what ResolveAccess answers; nil otherwise.
 	marks *txMarks
+	// group queues Shared's writers (SQLite); nil otherwise.
+	group *commitGroup
+	// detached, in a view of a shared transaction, runs every statement to
+	// its end whatever its context (commit_group.go).
+	detached bool
 }
 
 // txMarks are what an Atomically transaction did to the tables
@@ -222,6 +227,14 @@ func (s *sqlStore) runTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
+	defer func() {
+		// A panic in fn leaves no transaction open, holding its locks
+		// (and the connection) until its context ends.
+		if p := recover(); p != nil {
+			tx.Rollback()
+			panic(p)
+		}
+	}()
 	if err := fn(tx); err != nil {
 		tx.Rollback()
 		return err

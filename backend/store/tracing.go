@@ -55,6 +55,9 @@ type tracedQuerier struct {
 	// store is the store (or view) whose statements these are: its access
 	// cache hears of their changes (noteWrite).
 	store *sqlStore
+	// detached runs each statement without its context's cancellation
+	// (a shared transaction's view, commit_group.go).
+	detached bool
 }
 
 // noteWrite tells the access cache that a statement, just run, may have changed
@@ -91,8 +94,8 @@ func (t *tracedQuerier) writes(query string) (bool, uint64) {
 // live in s itself, so a view made for a transaction costs no allocation
 // for them.
 func (s *sqlStore) traceQueries(q, plain querier) {
-	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts, store: s}
-	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect, store: s}
+	s.queries = tracedQuerier{q: q, system: s.d.system(), counts: s.counts, store: s, detached: s.detached}
+	s.plainQueries = tracedQuerier{q: plain, system: s.d.system(), counts: s.counts, parses: s.d == sqliteDialect, store: s, detached: s.detached}
 	s.q = &s.queries
 }
 
@@ -106,6 +109,9 @@ func (d *dialect) system() string {
 
 func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	t.count()
+	if t.detached {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if w, seen := t.writes(query); w {
 		defer t.noteWrite(seen)
 	}
@@ -123,6 +129,9 @@ func (t *tracedQuerier) ExecContext(ctx context.Context, query string, args ...a
 // are read.
 func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	t.count()
+	if t.detached {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if w, seen := t.writes(query); w {
 		defer t.noteWrite(seen)
 	}
@@ -138,6 +147,9 @@ func (t *tracedQuerier) QueryContext(ctx context.Context, query string, args ...
 
 func (t *tracedQuerier) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
 	t.count()
+	if t.detached {
+		ctx = context.WithoutCancel(ctx)
+	}
 	if w, seen := t.writes(query); w {
 		defer t.noteWrite(seen)
 	}
