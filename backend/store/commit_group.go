@@ -189,7 +189,7 @@ func (g *commitGroup) run(s *sqlStore, tx *sql.Tx, w *sharedWrite) error {
 		q = preparedTx{tx: tx, p: s.prepared}
 	}
 	view.traceQueries(q, tx)
-	w.err, w.panicked = runShared(w.fn, view)
+	w.panicked, w.err = runShared(w.fn, view)
 	if w.err == nil && w.panicked == nil {
 		_, err := tx.ExecContext(bg, "RELEASE "+savepoint)
 		if err != nil {
@@ -209,11 +209,11 @@ func (g *commitGroup) run(s *sqlStore, tx *sql.Tx, w *sharedWrite) error {
 
 // runShared calls fn on view, catching a panic to raise it again on its
 // writer's goroutine.
-func runShared(fn func(Store) error, view Store) (err error, panicked any) {
+func runShared(fn func(Store) error, view Store) (panicked any, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			panicked = p
 		}
 	}()
-	return fn(view), nil
+	return nil, fn(view)
 }
