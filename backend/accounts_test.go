@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -82,7 +83,7 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 			}
 		}
 		for _, pend := range [][]transactionOut{pending, {}} {
-			links := map[string]link{"account": get("/v1/accounts/a"), "next": get("/v1/accounts/a/transactions?offset=2")}
+			links := map[string]respond.Link{"account": respond.Get("/v1/accounts/a"), "next": respond.Get("/v1/accounts/a/transactions?offset=2")}
 			list := map[string]any{"booked": encodedByJSON(t, booked), "pending": encodedByJSON(t, pend), "_links": links}
 			want, err := json.Marshal(map[string]any{"account": reference(acc), "transactions": list})
 			if err != nil {
@@ -107,15 +108,15 @@ func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
 	out := []json.RawMessage{}
 	for _, x := range list {
 		v := struct {
-			TransactionID     string          `json:"transactionId,omitempty"`
-			CardTransactionID string          `json:"cardTransactionId,omitempty"`
-			BookingDate       string          `json:"bookingDate,omitempty"`
-			ValueDate         string          `json:"valueDate,omitempty"`
-			TransactionAmount amount          `json:"transactionAmount"`
-			Links             map[string]link `json:"_links,omitempty"`
+			TransactionID     string                  `json:"transactionId,omitempty"`
+			CardTransactionID string                  `json:"cardTransactionId,omitempty"`
+			BookingDate       string                  `json:"bookingDate,omitempty"`
+			ValueDate         string                  `json:"valueDate,omitempty"`
+			TransactionAmount amount                  `json:"transactionAmount"`
+			Links             map[string]respond.Link `json:"_links,omitempty"`
 		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, amountOf(x.Amount, x.Currency), nil}
 		if x.DetailsBase != "" {
-			v.Links = map[string]link{"transactionDetails": get(x.DetailsBase + x.TransactionID + x.CardTransactionID)}
+			v.Links = map[string]respond.Link{"transactionDetails": respond.Get(x.DetailsBase + x.TransactionID + x.CardTransactionID)}
 		}
 		own, err := json.Marshal(v)
 		if err != nil {

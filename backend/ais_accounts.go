@@ -46,16 +46,16 @@ func balancesJSON(bs []store.Balance) []balanceJSON {
 // accountJSON is the account details of a list or single read, its links
 // under the request's base path.
 func accountJSON(r *http.Request, a *store.Account, balances []store.Balance) map[string]any {
-	base := under(r, collection(a.Kind)+"/"+a.ID)
+	base := respond.Under(r, collection(a.Kind)+"/"+a.ID)
 	m := map[string]any{
 		"resourceId": a.ID,
 		"currency":   a.Currency,
 		"name":       a.Name,
 		"product":    a.Product,
 		"status":     orDefault(a.Status, "enabled"),
-		"_links": map[string]link{
-			"balances":     get(base + "/balances"),
-			"transactions": get(base + "/transactions"),
+		"_links": map[string]respond.Link{
+			"balances":     respond.Get(base + "/balances"),
+			"transactions": respond.Get(base + "/transactions"),
 		},
 	}
 	if a.Kind == store.KindCardAccount {

@@ -15,9 +15,9 @@ import (
 
 // consentResponse is the answer to a consent creation.
 type consentResponse struct {
-	ConsentID     string          `json:"consentId"`
-	ConsentStatus string          `json:"consentStatus"`
-	Links         map[string]link `json:"_links"`
+	ConsentID     string                  `json:"consentId"`
+	ConsentStatus string                  `json:"consentStatus"`
+	Links         map[string]respond.Link `json:"_links"`
 }
 
 // createConsent starts a bank-offered consent: the PSU chooses the accounts
@@ -28,15 +28,15 @@ func (s *Server) createConsent(w http.ResponseWriter, r *http.Request, c *tppcon
 	if e != nil {
 		return e
 	}
-	self := under(r, "/v1/bank-offered-consents/"+f.ID)
+	self := respond.Under(r, "/v1/bank-offered-consents/"+f.ID)
 	w.Header().Set("Location", self)
 	respond.JSON(w, http.StatusCreated, consentResponse{
 		ConsentID:     f.ID,
 		ConsentStatus: store.ConsentReceived,
-		Links: map[string]link{
-			"scaRedirect": get(scaHref(r, f.ID)),
+		Links: map[string]respond.Link{
+			"scaRedirect": respond.Get(scaHref(r, f.ID)),
 			"self":        {Href: self, Verbs: []string{"GET", "DELETE"}},
-			"status":      get(self + "/status"),
+			"status":      respond.Get(self + "/status"),
 		},
 	})
 	return nil
@@ -103,7 +103,7 @@ func (s *Server) getConsent(w http.ResponseWriter, r *http.Request, c *tppcontex
 		}
 		body["access"] = map[string]any{"accounts": refs, "balances": refs, "transactions": refs}
 	}
-	body["_links"] = map[string]link{"status": get(under(r, "/v1/bank-offered-consents/"+k.ID+"/status"))}
+	body["_links"] = map[string]respond.Link{"status": respond.Get(respond.Under(r, "/v1/bank-offered-consents/"+k.ID+"/status"))}
 	respond.JSON(w, http.StatusOK, body)
 	return nil
 }

@@ -229,7 +229,7 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 			return s.storeError(err, "the transactions")
 		}
 		booked, pending := make([]transactionOut, 0, len(txs)), []transactionOut{}
-		detailsBase := under(r, collection(kind)+"/"+acc.ID+"/transactions/")
+		detailsBase := respond.Under(r, collection(kind)+"/"+acc.ID+"/transactions/")
 		for i := range txs {
 			j := transactionJSON(&txs[i], kind)
 			if txs[i].Booked {
@@ -239,8 +239,8 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 				pending = append(pending, j)
 			}
 		}
-		links := pageLinks(under(r, collection(kind)+"/"+acc.ID+"/transactions"), r.URL.Query(), tq.filter, total)
-		links["account"] = get(under(r, collection(kind)+"/"+acc.ID))
+		links := pageLinks(respond.Under(r, collection(kind)+"/"+acc.ID+"/transactions"), r.URL.Query(), tq.filter, total)
+		links["account"] = respond.Get(respond.Under(r, collection(kind)+"/"+acc.ID))
 		accountKey, listKey := "account", "transactions"
 		if kind == store.KindCardAccount {
 			accountKey, listKey = "cardAccount", "cardTransactions"
@@ -291,8 +291,8 @@ func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, li
 // pageLinks returns first, previous, next and last links of a booked
 // listing of total transactions, each with the same page size (default 200)
 // and the request's other parameters.
-func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) map[string]link {
-	links := map[string]link{}
+func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) map[string]respond.Link {
+	links := map[string]respond.Link{}
 	if !f.Booked || f.Limit <= 0 {
 		return links
 	}
@@ -312,8 +312,8 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 	if len(after) > 0 {
 		tail = "&" + after.Encode()
 	}
-	at := func(offset int) link {
-		return get(head + strconv.Itoa(offset) + tail)
+	at := func(offset int) respond.Link {
+		return respond.Get(head + strconv.Itoa(offset) + tail)
 	}
 	last := 0
 	if total > 0 {

@@ -43,7 +43,7 @@ func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tpp
 	href := paymentHref(r, p) + "/" + collection + "/" + f.ID
 	w.Header().Set("Location", href)
 	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID)), "scaStatus": get(href)}})
+		"_links": map[string]respond.Link{"scaRedirect": respond.Get(scaHref(r, f.ID)), "scaStatus": respond.Get(href)}})
 	return nil
 }
 

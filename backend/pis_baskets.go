@@ -145,14 +145,14 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		return e
 	}
 	st := basketStatus(b, ps)
-	self := under(r, "/v1/signing-baskets/"+b.ID)
-	links := map[string]link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": get(self + "/status")}
+	self := respond.Under(r, "/v1/signing-baskets/"+b.ID)
+	links := map[string]respond.Link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": respond.Get(self + "/status")}
 	if st == basketReceived && status == http.StatusCreated {
 		f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
 		if e != nil {
 			return e
 		}
-		links["scaRedirect"] = get(scaHref(r, f.ID))
+		links["scaRedirect"] = respond.Get(scaHref(r, f.ID))
 		w.Header().Set("Location", self)
 	}
 	body := map[string]any{"basketId": b.ID, "transactionStatus": st, "_links": links}
@@ -267,6 +267,6 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 		return e
 	}
 	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]link{"scaRedirect": get(scaHref(r, f.ID))}})
+		"_links": map[string]respond.Link{"scaRedirect": respond.Get(scaHref(r, f.ID))}})
 	return nil
 }

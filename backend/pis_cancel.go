@@ -42,12 +42,12 @@ func (s *Server) cancelPayment(kind string) handler {
 				return e
 			}
 			self := paymentHref(r, p)
-			respond.JSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]link{
+			respond.JSON(w, http.StatusAccepted, map[string]any{"transactionStatus": from, "_links": map[string]respond.Link{
 				"self":               {Href: self, Verbs: []string{"GET", "DELETE"}},
-				"status":             get(self + "/status"),
+				"status":             respond.Get(self + "/status"),
 				"startAuthorisation": {Href: self + "/cancellation-authorisations", Verbs: []string{"POST"}},
-				"scaRedirect":        get(scaHref(r, f.ID)),
-				"scaStatus":          get(self + "/cancellation-authorisations/" + f.ID),
+				"scaRedirect":        respond.Get(scaHref(r, f.ID)),
+				"scaStatus":          respond.Get(self + "/cancellation-authorisations/" + f.ID),
 			}})
 			return nil
 		}

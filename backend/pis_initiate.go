@@ -23,7 +23,7 @@ const DomesticProduct = "domestic-norway-credit-transfers"
 func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }
 
 func paymentHref(r *http.Request, p *store.Payment) string {
-	return under(r, paymentBase[p.Kind]+"/"+p.Product+"/"+p.ID)
+	return respond.Under(r, paymentBase[p.Kind]+"/"+p.Product+"/"+p.ID)
 }
 
 // instructionOf returns the stored payment's instruction: what it
@@ -39,9 +39,9 @@ func instructionOf(p *store.Payment) (*payments.Instruction, error) {
 }
 
 type paymentResponse struct {
-	TransactionStatus string          `json:"transactionStatus"`
-	PaymentID         string          `json:"paymentId"`
-	Links             map[string]link `json:"_links"`
+	TransactionStatus string                  `json:"transactionStatus"`
+	PaymentID         string                  `json:"paymentId"`
+	Links             map[string]respond.Link `json:"_links"`
 }
 
 // sameInitiation reports whether stored payment p is the one kind,
@@ -131,9 +131,9 @@ func (s *Server) createPayment(kind string) handler {
 // while it still needs SCA: f, made with it, or else a fresh one.
 func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, f *store.SCAFlow) *bgerror.Error {
 	self := paymentHref(r, p)
-	links := map[string]link{
+	links := map[string]respond.Link{
 		"self":   {Href: self, Verbs: []string{"GET", "DELETE"}},
-		"status": get(self + "/status"),
+		"status": respond.Get(self + "/status"),
 	}
 	if p.Status == StatusReceived {
 		if f == nil {
@@ -142,8 +142,8 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 				return e
 			}
 		}
-		links["scaRedirect"] = get(scaHref(r, f.ID))
-		links["scaStatus"] = get(self + "/authorisations/" + f.ID)
+		links["scaRedirect"] = respond.Get(scaHref(r, f.ID))
+		links["scaStatus"] = respond.Get(self + "/authorisations/" + f.ID)
 	}
 	w.Header().Set("Location", self)
 	respond.JSON(w, http.StatusCreated, paymentResponse{TransactionStatus: p.Status, PaymentID: p.ID, Links: links})

@@ -126,10 +126,10 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 			return bgerror.New(bgerror.CodeServiceUnavailable, "the payment could not be read; retry later")
 		}
 		tail, err := json.Marshal(struct {
-			TransactionStatus string          `json:"transactionStatus"`
-			FundsAvailable    *bool           `json:"fundsAvailable,omitempty"`
-			Links             map[string]link `json:"_links"`
-		}{p.Status, fundsAvailable(p), map[string]link{"status": get(paymentHref(r, p) + "/status")}})
+			TransactionStatus string                  `json:"transactionStatus"`
+			FundsAvailable    *bool                   `json:"fundsAvailable,omitempty"`
+			Links             map[string]respond.Link `json:"_links"`
+		}{p.Status, fundsAvailable(p), map[string]respond.Link{"status": respond.Get(paymentHref(r, p) + "/status")}})
 		if err != nil {
 			return bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built")
 		}

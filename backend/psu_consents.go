@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -143,10 +144,10 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: under(r, psuBase), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: respond.Under(r, psuBase), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: under(r, psuBase), CSRF: token, Error: problem})
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: respond.Under(r, psuBase), CSRF: token, Error: problem})
 }
 
 // psuIdentifySubmit identifies the PSU and opens its page.
@@ -210,11 +211,11 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	http.Redirect(w, r, under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
+	http.Redirect(w, r, respond.Under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
 }
 
 // clientAddress is the host of the request's remote address.
@@ -271,7 +272,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.C
 		return
 	}
 	now := s.cfg.Now()
-	v := psuView{Sandbox: s.cfg.Sandbox, Action: under(r, psuBase+"/"+f.ID), CSRF: f.CSRF, Error: problem, Customer: cust.Name}
+	v := psuView{Sandbox: s.cfg.Sandbox, Action: respond.Under(r, psuBase+"/"+f.ID), CSRF: f.CSRF, Error: problem, Customer: cust.Name}
 	for _, k := range ks {
 		status := k.Status
 		if status == store.ConsentValid && !now.Before(k.ValidUntil) {
@@ -322,5 +323,5 @@ func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.Redirect(w, r, under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
+	http.Redirect(w, r, respond.Under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
 }

@@ -9,6 +9,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -80,7 +81,7 @@ func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
 		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	setLoginCookie(w, p.FlowID, cookie, p.Started.Add(FlowLifetime))
 	toProvider(w, to)
 }
@@ -132,7 +133,7 @@ func (s *Server) psuCallback(w http.ResponseWriter, r *http.Request, sealed stri
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	continueTo(w, r, under(r, psuBase+"/"+f.ID))
+	continueTo(w, r, respond.Under(r, psuBase+"/"+f.ID))
 }

@@ -73,7 +73,7 @@ func (s *Server) holdPayment(m holdMove, to string) handler {
 				return s.storeError(err, "the payment")
 			}
 		}
-		out := map[string]any{"transactionStatus": p.Status, "_links": map[string]link{"status": get(paymentHref(r, p) + "/status")}}
+		out := map[string]any{"transactionStatus": p.Status, "_links": map[string]respond.Link{"status": respond.Get(paymentHref(r, p) + "/status")}}
 		if p.FundsAvailable != "" {
 			out["fundsAvailable"] = p.FundsAvailable == "true"
 		}

@@ -57,7 +57,7 @@ func customerJSON(r *http.Request, c *store.Customer) map[string]any {
 		"customerNumber": c.Number,
 		"customerType":   string(c.Type),
 		"customerName":   c.Name,
-		"_links":         map[string]link{"self": {Href: under(r, "/v1/sandbox/customers/"+c.ID), Verbs: []string{"GET", "PUT", "DELETE"}}},
+		"_links":         map[string]respond.Link{"self": {Href: respond.Under(r, "/v1/sandbox/customers/"+c.ID), Verbs: []string{"GET", "PUT", "DELETE"}}},
 	}
 }
 
@@ -99,7 +99,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	} else if err != nil {
 		return s.storeError(err, "the customer")
 	}
-	w.Header().Set("Location", under(r, "/v1/sandbox/customers/"+c.ID))
+	w.Header().Set("Location", respond.Under(r, "/v1/sandbox/customers/"+c.ID))
 	respond.JSON(w, http.StatusCreated, customerJSON(r, c))
 	return nil
 }
@@ -171,8 +171,8 @@ func (s *Server) mockAccountJSON(r *http.Request, a *store.Account) (map[string]
 	}
 	m := accountJSON(r, a, bs)
 	m["id"] = a.ID
-	base := under(r, "/v1/sandbox"+strings.TrimPrefix(collection(a.Kind), "/v1")+"/"+a.ID)
-	m["_links"] = map[string]link{
+	base := respond.Under(r, "/v1/sandbox"+strings.TrimPrefix(collection(a.Kind), "/v1")+"/"+a.ID)
+	m["_links"] = map[string]respond.Link{
 		"self":         {Href: base, Verbs: []string{"GET", "PUT"}},
 		"balances":     {Href: base + "/balances", Verbs: []string{"PUT"}},
 		"transactions": {Href: base + "/transactions", Verbs: []string{"POST"}},
@@ -237,7 +237,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 		if err != nil {
 			return s.storeError(err, "the account")
 		}
-		w.Header().Set("Location", m["_links"].(map[string]link)["self"].Href)
+		w.Header().Set("Location", m["_links"].(map[string]respond.Link)["self"].Href)
 		respond.JSON(w, http.StatusCreated, m)
 		return nil
 	}
@@ -491,7 +491,7 @@ func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[stri
 		eng = append(eng, item)
 	}
 	m := map[string]any{"agreementId": a.ID, "name": a.Name, "engagements": eng,
-		"_links": map[string]link{"self": get(under(r, "/v1/sandbox/agreements/"+a.ID))}}
+		"_links": map[string]respond.Link{"self": respond.Get(respond.Under(r, "/v1/sandbox/agreements/"+a.ID))}}
 	if c, err := st.GetCustomer(ctx, a.OwnerID); err == nil {
 		m["owner"] = c.Number
 	}
@@ -582,7 +582,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp
 	if err := s.cfg.Store.CreateAgreement(ctx, ag); err != nil {
 		return s.storeError(err, "the agreement")
 	}
-	w.Header().Set("Location", under(r, "/v1/sandbox/agreements"))
+	w.Header().Set("Location", respond.Under(r, "/v1/sandbox/agreements"))
 	respond.JSON(w, http.StatusCreated, agreementJSON(r, s.cfg.Store, ag))
 	return nil
 }

@@ -35,7 +35,7 @@ func (s *Server) psuConsentsLink(w http.ResponseWriter, r *http.Request, c *tppc
 		return bgerror.New(bgerror.CodeServiceUnavailable, "the link could not be made; retry later")
 	}
 	respond.JSON(w, http.StatusOK, map[string]any{
-		"_links":     map[string]link{"psuConsents": get(under(r, psuBase+"?sandbox="+url.QueryEscape(sealed)))},
+		"_links":     map[string]respond.Link{"psuConsents": respond.Get(respond.Under(r, psuBase+"?sandbox="+url.QueryEscape(sealed)))},
 		"validUntil": now.Add(PSULinkLifetime).UTC().Format(time.RFC3339),
 	})
 	return nil

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -43,7 +44,7 @@ func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext
 	if err != nil {
 		return s.storeError(err, "the SCA link")
 	}
-	return bgerror.New(code, text).WithSCARedirect(under(r, sealedBase+token))
+	return bgerror.New(code, text).WithSCARedirect(respond.Under(r, sealedBase+token))
 }
 
 // startFlow creates a pending SCA flow bound to the TPP, its session id and
@@ -105,7 +106,7 @@ const (
 	maxSessionIDBytes   = 128
 )
 
-func scaHref(r *http.Request, flowID string) string { return under(r, "/v1/sca/"+flowID) }
+func scaHref(r *http.Request, flowID string) string { return respond.Under(r, "/v1/sca/"+flowID) }
 
 // A flow has one outcome, whichever of several concurrent submissions (a
 // double-clicked "Confirm", two tabs) reaches the store first: the first

@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 )
@@ -98,7 +99,7 @@ func (s *Server) callbackURL(r *http.Request) string {
 	if s.cfg.IdPRedirectURL != "" {
 		return s.cfg.IdPRedirectURL
 	}
-	return "https://" + r.Host + under(r, callbackPath)
+	return "https://" + r.Host + respond.Under(r, callbackPath)
 }
 
 // login sends the PSU's browser to the provider. Each login counts as an

@@ -22,6 +22,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
@@ -118,7 +119,7 @@ func underBase(t *testing.T, base string, h http.Handler) http.Handler {
 			http.NotFound(w, r)
 			return
 		}
-		r2 := r.Clone(WithBasePath(r.Context(), base))
+		r2 := r.Clone(respond.WithBasePath(r.Context(), base))
 		r2.URL.Path, r2.URL.RawPath = rest, strings.TrimPrefix(r.URL.RawPath, base)
 		rec := &recordedResponse{w: w}
 		h.ServeHTTP(rec, r2)

@@ -16,6 +16,7 @@ import (
 
 	"github.com/obgw/obgw/backend"
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -218,7 +219,7 @@ func (b *Backend) ServeHTTP(w http.ResponseWriter, r *http.Request, _ caddyhttp.
 	// the backend's links carry it.
 	if orig, ok := r.Context().Value(caddyhttp.OriginalRequestCtxKey).(http.Request); ok && orig.URL != nil &&
 		len(orig.URL.Path) > len(r.URL.Path) && strings.HasSuffix(orig.URL.Path, r.URL.Path) {
-		r = r.WithContext(backend.WithBasePath(r.Context(), orig.URL.Path[:len(orig.URL.Path)-len(r.URL.Path)]))
+		r = r.WithContext(respond.WithBasePath(r.Context(), orig.URL.Path[:len(orig.URL.Path)-len(r.URL.Path)]))
 	}
 	// The answer counted by status and Berlin Group code (responses.go).
 	rec := &answerRecorder{ResponseWriterWrapper: caddyhttp.ResponseWriterWrapper{ResponseWriter: w}}

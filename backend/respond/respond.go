@@ -1,6 +1,8 @@
 // Package respond writes the backend's answers that every concern shares:
 // JSON bodies, the Berlin Group error of a store failure, the errors of a
-// body a strict parser refused, and the bounded read of a request body.
+// body a strict parser refused, the bounded read of a request body, and
+// the links an answer carries (Link, Get), under the request's base path
+// (Under).
 // The concern packages (backend/tppcontacts, and those the backend is
 // split into) answer through it, so none needs package backend.
 package respond

@@ -1,4 +1,4 @@
-package backend
+package respond
 
 import (
 	"context"
@@ -12,19 +12,19 @@ import (
 // (underBase).
 func TestBasePathLinks(t *testing.T) {
 	ctx := WithBasePath(context.Background(), "/api-sandbox")
-	if basePath(ctx) != "/api-sandbox" {
+	if BasePath(ctx) != "/api-sandbox" {
 		t.Fatal("base path not kept")
 	}
 	for _, bad := range []string{"", "/", "api", "/a/", "/a//b", "/a b", `/a"b`, "/<x>", "/api-sandbox/x/..", "/./v1", "/" + string(make([]byte, 70))} {
-		if basePath(WithBasePath(context.Background(), bad)) != "" {
+		if BasePath(WithBasePath(context.Background(), bad)) != "" {
 			t.Errorf("base %q accepted", bad)
 		}
 	}
 	r := httptest.NewRequest("GET", "/v1/accounts", nil)
-	if got := under(r, "/v1/payments/x"); got != "/v1/payments/x" {
+	if got := Under(r, "/v1/payments/x"); got != "/v1/payments/x" {
 		t.Errorf("without a base path: %s", got)
 	}
-	if got := under(r.WithContext(ctx), "/v1/payments/x"); got != "/api-sandbox/v1/payments/x" {
+	if got := Under(r.WithContext(ctx), "/v1/payments/x"); got != "/api-sandbox/v1/payments/x" {
 		t.Errorf("under /api-sandbox: %s", got)
 	}
 }

@@ -1,4 +1,4 @@
-package backend
+package respond
 
 import (
 	"context"
@@ -12,7 +12,7 @@ import (
 // backend with WithBasePath; the answer's links then carry it, so a TPP
 // that came in under the base path follows links under it too. Every link
 // a handler writes (JSON hrefs, Location, cookie paths, the pages' form
-// actions and links, the provider's callback) is built with under; the
+// actions and links, the provider's callback) is built with Under; the
 // answer's bytes are never rewritten.
 
 // basePathKey is the Go context key of the request's base path.
@@ -54,16 +54,16 @@ func plainBasePath(base string) bool {
 	return true
 }
 
-// basePath is the request's base path, or "".
-func basePath(ctx context.Context) string {
+// BasePath is the request's base path, or "".
+func BasePath(ctx context.Context) string {
 	b, _ := ctx.Value(basePathKey{}).(string)
 	return b
 }
 
-// under is path, a /v1/... path of this backend, under the request's base
+// Under is path, a /v1/... path of this backend, under the request's base
 // path: the link to it that the answer carries.
-func under(r *http.Request, path string) string {
-	if base := basePath(r.Context()); base != "" {
+func Under(r *http.Request, path string) string {
+	if base := BasePath(r.Context()); base != "" {
 		return base + path
 	}
 	return path
