@@ -3,6 +3,7 @@
 # needed by later suites; .ci/run installs and starts them).
 
 GO      ?= go
+comma   := ,
 BIN     := bin/obgw
 PKG     := ./...
 
@@ -19,6 +20,9 @@ STATICCHECK := $(firstword $(subst :, ,$(shell $(GO) env GOPATH)))/bin/staticche
 ifeq ($(shell $(GO) env CGO_ENABLED),1)
 OPENSSL_HEADER ?= /usr/include/openssl/evp.h
 ifeq ($(wildcard $(OPENSSL_HEADER)),)
+# A -tags on a command line replaces GOFLAGS' tags: those commands add
+# $(OBGW_TAGS) themselves.
+OBGW_TAGS := obgw_purego
 export GOFLAGS += -tags=obgw_purego
 $(info libssl-dev is not installed: RSA seals sign with crypto/rsa; apt-get install libssl-dev to sign through OpenSSL)
 endif
@@ -175,7 +179,7 @@ bench: build
 # Soak: 10 minutes of mixed signed traffic; resident memory and goroutines
 # must stay flat (OBGW_SOAK_DURATION shortens it).
 soak:
-	$(GO) test -tags soak -run '^TestSoak$$' -count=1 -timeout 30m -v ./integration/ | grep -E 'soak_test|^(--- |PASS|FAIL|ok)'
+	$(GO) test -tags soak$(if $(OBGW_TAGS),$(comma)$(OBGW_TAGS)) -run '^TestSoak$$' -count=1 -timeout 30m -v ./integration/ | grep -E 'soak_test|^(--- |PASS|FAIL|ok)'
 
 # Regenerate the committed test PKI (testdata/pki).
 testpki: build

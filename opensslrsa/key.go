@@ -9,25 +9,32 @@ package opensslrsa
 #include <openssl/x509.h>
 #include <openssl/err.h>
 
+// Both functions leave the thread's OpenSSL error queue as they found it
+// (OpenSSL 3's decoders may queue errors even when they succeed), so that
+// another user of libcrypto on the thread, such as a PKCS #11 module, does
+// not read them.
+
 // obgw_rsa_key makes an EVP_PKEY of a PKCS #1 RSAPrivateKey in DER; NULL
 // if OpenSSL refuses it.
 static EVP_PKEY *obgw_rsa_key(const unsigned char *der, long len) {
+	ERR_set_mark();
 	const unsigned char *p = der;
 	EVP_PKEY *pkey = d2i_PrivateKey(EVP_PKEY_RSA, NULL, &p, len);
-	if (pkey == NULL || p != der + len) {
+	if (pkey != NULL && p != der + len) {
 		EVP_PKEY_free(pkey);
-		ERR_clear_error();
-		return NULL;
+		pkey = NULL;
 	}
+	ERR_pop_to_mark();
 	return pkey;
 }
 
 // obgw_rsa_sign writes the RSASSA-PKCS1-v1_5 signature of a SHA-256
 // digest into sig (siglen bytes, the modulus' size). It returns 1 when it
-// did, 0 otherwise, leaving no error on the thread's OpenSSL error queue.
+// did, 0 otherwise.
 static int obgw_rsa_sign(EVP_PKEY *pkey, const unsigned char *digest, unsigned char *sig, size_t siglen) {
 	int ok = 0;
 	size_t n = siglen;
+	ERR_set_mark();
 	EVP_PKEY_CTX *ctx = EVP_PKEY_CTX_new(pkey, NULL);
 	if (ctx != NULL
 		&& EVP_PKEY_sign_init(ctx) == 1
@@ -38,17 +45,17 @@ static int obgw_rsa_sign(EVP_PKEY *pkey, const unsigned char *digest, unsigned c
 		ok = 1;
 	}
 	EVP_PKEY_CTX_free(ctx);
-	if (!ok) {
-		ERR_clear_error();
-	}
+	ERR_pop_to_mark();
 	return ok;
 }
 */
 import "C"
 
 import (
+	"bytes"
 	"crypto"
 	"crypto/rsa"
+	"crypto/sha256"
 	"crypto/x509"
 	"errors"
 	"fmt"
@@ -62,7 +69,9 @@ const Available = true
 
 // Key is an RSA private key held in OpenSSL, a crypto.Signer of
 // RSASSA-PKCS1-v1_5 SHA-256 signatures. Its methods may be called
-// concurrently: OpenSSL keeps a key's blinding per thread.
+// concurrently (each signature has its own EVP_PKEY_CTX; OpenSSL guards
+// the key's blinding). A Key is used through the pointer New returns,
+// never copied: OpenSSL's copy is freed when that Key is collected.
 type Key struct {
 	pkey *C.EVP_PKEY
 	pub  *rsa.PublicKey
@@ -72,7 +81,11 @@ type Key struct {
 // New copies k into OpenSSL. k is validated and precomputed by crypto/x509
 // or crypto/rsa before (pemfile.PrivateKey does both); New refuses keys of
 // more than two primes, which OpenSSL's PKCS #1 form would hold but
-// crypto/x509 no longer writes.
+// crypto/x509 no longer writes. Before it returns, the key signs a test
+// digest through OpenSSL and through crypto/rsa, and New fails unless the
+// two signatures are the same bytes: an OpenSSL configured to refuse the
+// key (a FIPS-only default provider, say), or one that signs otherwise,
+// leaves the caller on crypto/rsa from the start.
 func New(k *rsa.PrivateKey) (*Key, error) {
 	if k == nil || len(k.Primes) != 2 {
 		return nil, errors.New("opensslrsa: only two-prime RSA keys")
@@ -85,6 +98,15 @@ func New(k *rsa.PrivateKey) (*Key, error) {
 	}
 	key := &Key{pkey: pkey, pub: &k.PublicKey, size: k.Size()}
 	runtime.AddCleanup(key, func(p *C.EVP_PKEY) { C.EVP_PKEY_free(p) }, pkey)
+	test := sha256.Sum256([]byte("opensslrsa: the same bytes as crypto/rsa"))
+	got, err := key.Sign(nil, test[:], crypto.SHA256)
+	if err != nil {
+		return nil, err
+	}
+	want, err := rsa.SignPKCS1v15(nil, k, crypto.SHA256, test[:])
+	if err != nil || !bytes.Equal(got, want) {
+		return nil, errors.New("opensslrsa: OpenSSL's signature differs from crypto/rsa's")
+	}
 	return key, nil
 }
 

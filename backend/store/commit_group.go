@@ -3,7 +3,9 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,11 +21,17 @@ import (
 // all. On PostgreSQL, whose concurrent commits share their log flushes
 // already, and on any other Store, it is st.Atomically.
 //
-// fn runs on another writer's goroutine when it joins a group. Its
-// statements run to their end once begun, even if ctx is done meanwhile
-// (a statement interrupted inside a transaction can end the whole of it);
-// a writer whose ctx is done before its turn runs nothing and fails with
-// ctx's error.
+// fn runs on another writer's goroutine when it joins a group. The
+// statements it runs through the view's single-statement operations run to
+// their end once begun, even if ctx is done meanwhile: a statement
+// interrupted inside a transaction can end the whole of it. (The store's
+// own multi-statement writes, such as a consent with its accounts, keep
+// their context; if one is interrupted, the group fails whole, and every
+// writer of it is told so.) A writer whose ctx ends while it is queued
+// leaves the queue and fails; one whose ctx ended before its group began
+// runs nothing and fails. If the group's transaction fails, every writer
+// of it fails with that error, whatever its own fn met: nothing of the
+// group is stored.
 func Shared(ctx context.Context, st Store, fn func(Store) error) error {
 	switch s := st.(type) {
 	case observed:
@@ -75,6 +83,9 @@ type commitGroup struct {
 type sharedWrite struct {
 	ctx context.Context
 	fn  func(Store) error
+	// state, under the group's mu, is where the write stands: queued (it
+	// may still leave), taken into a group, or chosen to lead one.
+	state writeState
 	// err is fn's outcome, or the commit's; panicked is what fn panicked
 	// with, raised again on the writer's own goroutine.
 	err      error
@@ -85,11 +96,22 @@ type sharedWrite struct {
 	done chan bool
 }
 
+// writeState is where a sharedWrite stands.
+type writeState int
+
+const (
+	queued writeState = iota
+	taken
+	chosen
+)
+
 // savepoint is the name each writer's statements run under in a group.
 const savepoint = "obgw_shared"
 
 // write queues fn and waits for its outcome, leading a group when no
-// other writer does.
+// other writer does. A writer still queued when its ctx ends, or after
+// writerWait (a group that does not end), leaves the queue and fails;
+// once taken into a group, or chosen to lead one, it waits for that.
 func (g *commitGroup) write(ctx context.Context, s *sqlStore, fn func(Store) error) error {
 	if s.closed.Load() {
 		return s.fail("shared update", errClosed)
@@ -98,9 +120,11 @@ func (g *commitGroup) write(ctx context.Context, s *sqlStore, fn func(Store) err
 	g.mu.Lock()
 	g.queue = append(g.queue, w)
 	lead := !g.leading
-	g.leading = true
+	if lead {
+		g.leading, w.state = true, chosen
+	}
 	g.mu.Unlock()
-	if lead || !<-w.done {
+	if lead || !g.wait(ctx, w) {
 		g.lead(ctx, s)
 	}
 	if w.panicked != nil {
@@ -109,17 +133,56 @@ func (g *commitGroup) write(ctx context.Context, s *sqlStore, fn func(Store) err
 	return w.err
 }
 
+// wait waits for w's outcome (true) or for its turn to lead (false).
+func (g *commitGroup) wait(ctx context.Context, w *sharedWrite) bool {
+	timer := time.NewTimer(writerWait)
+	defer timer.Stop()
+	var why string
+	select {
+	case over := <-w.done:
+		return over
+	case <-ctx.Done():
+		why = "the request ended: " + ctx.Err().Error()
+	case <-timer.C:
+		why = fmt.Sprintf("no turn to write within %s", writerWait)
+	}
+	g.mu.Lock()
+	if w.state == queued {
+		g.queue = slices.DeleteFunc(g.queue, func(q *sharedWrite) bool { return q == w })
+		g.mu.Unlock()
+		w.err = fmt.Errorf("%w: waiting for a turn to write: %s", ErrUnavailable, why)
+		return true
+	}
+	g.mu.Unlock()
+	return <-w.done
+}
+
 // lead runs one group, which holds the leader's own write, and passes the
 // lead on.
 func (g *commitGroup) lead(ctx context.Context, s *sqlStore) {
 	seen := s.heardSoFar()
 	var batch []*sharedWrite
+	finished := false
+	defer func() {
+		if !finished {
+			// The leader's goroutine is unwinding (a panic outside the
+			// writers' fns, or runtime.Goexit): no write of the group
+			// is known to be committed, and the lead must go on.
+			g.finish(batch, errors.New("store: shared update: the group's leader ended"), seen, s)
+		}
+	}()
 	// The group's transaction is the leader's but no one request's: a
-	// leader whose client left still commits the others' writes.
-	err := s.transact(context.WithoutCancel(ctx), "shared update", func(tx *sql.Tx) error {
+	// leader whose client left still commits the others' writes. It is
+	// bounded as a turn to write is.
+	tctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), writerWait)
+	defer cancel()
+	err := s.transact(tctx, "shared update", func(tx *sql.Tx) error {
 		// The turn to write is taken: everyone queued by now joins.
 		g.mu.Lock()
 		batch, g.queue = g.queue, nil
+		for _, w := range batch {
+			w.state = taken
+		}
 		g.mu.Unlock()
 		for _, w := range batch {
 			if err := g.run(s, tx, w); err != nil {
@@ -128,19 +191,33 @@ func (g *commitGroup) lead(ctx context.Context, s *sqlStore) {
 		}
 		return nil
 	})
-	if batch == nil { // no turn to write, or no transaction: all fail
-		g.mu.Lock()
+	finished = true
+	g.finish(batch, err, seen, s)
+}
+
+// finish tells the group's writers their outcomes (err: the group's
+// transaction failed, and every write of it with it) and passes the lead
+// to the first writer queued since, if any. batch is nil when the
+// transaction did not begin: then every writer queued fails.
+func (g *commitGroup) finish(batch []*sharedWrite, err error, seen uint64, s *sqlStore) {
+	g.mu.Lock()
+	if batch == nil {
 		batch, g.queue = g.queue, nil
-		g.mu.Unlock()
+		for _, w := range batch {
+			w.state = taken
+		}
 	}
+	g.mu.Unlock()
 	changed, notified, committed := false, false, 0
 	for _, w := range batch {
-		if w.err == nil && w.panicked == nil {
-			if err != nil {
-				w.err = err // the commit failed: nothing of the group is written
-			} else {
-				committed++
-			}
+		switch {
+		case w.panicked != nil:
+		case err != nil:
+			// Nothing of the group is written: not even a conflict
+			// with another writer's row is left to report.
+			w.err = err
+		case w.err == nil:
+			committed++
 		}
 		changed = changed || w.marks.changed
 		notified = notified || w.marks.notified
@@ -165,6 +242,7 @@ func (g *commitGroup) lead(ctx context.Context, s *sqlStore) {
 		return
 	}
 	next := g.queue[0]
+	next.state = chosen
 	g.mu.Unlock()
 	next.done <- false
 }

@@ -27,7 +27,7 @@ func createWithFlow(tx Store, p *Payment) error {
 }
 
 // queued is the number of writers waiting in s's commit group.
-func queued(s Store) int {
+func queueLen(s Store) int {
 	g := s.(*sqlStore).group
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -64,16 +64,25 @@ func TestSharedWritesKeepTheirFailuresApart(t *testing.T) {
 			panicked any
 		}
 		results := make([]outcome, n)
-		var wg sync.WaitGroup
+		// The writers whose request ends (i%6 == 4) come once the others
+		// are queued, and cancel while they wait: on SQLite they leave
+		// the queue, the group goes on without them.
+		later := make(chan struct{})
+		var wg, ended sync.WaitGroup
 		for i := range n {
-			wg.Go(func() {
+			wait := &wg
+			if i%6 == 4 {
+				wait = &ended
+			}
+			wait.Go(func() {
 				defer func() { results[i].panicked = recover() }()
 				wctx := ctx
 				if i%6 == 4 {
+					<-later
 					c, cancel := context.WithCancel(ctx)
 					wctx = c
 					if sqlite {
-						cancel() // ended before its turn (which the test holds)
+						time.AfterFunc(20*time.Millisecond, cancel) // ends while queued behind the held turn
 					} else {
 						defer cancel()
 					}
@@ -108,14 +117,22 @@ func TestSharedWritesKeepTheirFailuresApart(t *testing.T) {
 			})
 		}
 		if sqlite {
-			for deadline := time.Now().Add(10 * time.Second); queued(s) < n; time.Sleep(time.Millisecond) {
+			for deadline := time.Now().Add(10 * time.Second); queueLen(s) < n-2; time.Sleep(time.Millisecond) {
 				if time.Now().After(deadline) {
-					t.Fatalf("%d of %d writers queued", queued(s), n)
+					t.Fatalf("%d of %d writers queued", queueLen(s), n-2)
 				}
 			}
+			close(later)
+			ended.Wait()
+			if got := queueLen(s); got != n-2 {
+				t.Fatalf("%d writers queued once the ended ones left, want %d", got, n-2)
+			}
 			release()
+		} else {
+			close(later)
 		}
 		wg.Wait()
+		ended.Wait()
 		committed := 0
 		for i, r := range results {
 			_, err := other.GetPaymentByRequest(ctx, tpp, fmt.Sprint("r", i))
@@ -193,9 +210,92 @@ func TestSharedWritersTakeTurnsLeading(t *testing.T) {
 	if err := s.(*sqlStore).db.QueryRow(`SELECT count(*) FROM payments WHERE tpp = $1`, tpp).Scan(&stored); err != nil || stored != n {
 		t.Fatalf("%d payments stored, %v", stored, err)
 	}
-	if queued(s) != 0 || s.(*sqlStore).group.leading {
+	if queueLen(s) != 0 || s.(*sqlStore).group.leading {
 		t.Fatal("a group is left forming")
 	}
+}
+
+// TestSharedLeadPassesOn: writers that queue while a group runs form the
+// next group, led by one of them: two commits, every write stored.
+func TestSharedLeadPassesOn(t *testing.T) {
+	s := sqliteTestDB(t, tickClock()).open(t)
+	const tpp, more = "PSDNO-FSA-NEXT", 5
+	running, goOn := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		err := Shared(ctx, s, func(tx Store) error {
+			close(running)
+			<-goOn // the first group holds until the next has queued
+			return createWithFlow(tx, sharedPayment(tpp, "first"))
+		})
+		wantErr(t, "the first group's writer", err, nil)
+	})
+	<-running
+	for i := range more {
+		wg.Go(func() {
+			wantErr(t, fmt.Sprint("writer ", i), Shared(ctx, s, func(tx Store) error {
+				return createWithFlow(tx, sharedPayment(tpp, fmt.Sprint("next", i)))
+			}), nil)
+		})
+	}
+	for deadline := time.Now().Add(10 * time.Second); queueLen(s) < more; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d writers queued", queueLen(s), more)
+		}
+	}
+	close(goOn)
+	wg.Wait()
+	if got := Commits(s); got != (CommitCounts{Commits: 2, Writes: more + 1}) {
+		t.Fatalf("%+v, want 2 commits of %d writes", got, more+1)
+	}
+}
+
+// TestSharedGroupFailsWhole: when the group's transaction breaks part
+// way (here a writer's statement ends it), every writer of the group
+// fails with the group's error, even one that had met a conflict with a
+// row the group wrote, and nothing of the group is stored.
+func TestSharedGroupFailsWhole(t *testing.T) {
+	s := sqliteTestDB(t, tickClock()).open(t)
+	const tpp = "PSDNO-FSA-BROKEN"
+	release, err := s.(*sqlStore).writers.take(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns := []func(Store) error{
+		func(tx Store) error { return createWithFlow(tx, sharedPayment(tpp, "same")) },
+		func(tx Store) error { return createWithFlow(tx, sharedPayment(tpp, "same")) }, // conflicts with the first
+		func(tx Store) error {
+			_, err := tx.(*sqlStore).q.ExecContext(ctx, `ROLLBACK`) // ends the group's transaction
+			return err
+		},
+		func(tx Store) error { return createWithFlow(tx, sharedPayment(tpp, "after")) },
+	}
+	errs := make([]error, len(fns))
+	var wg sync.WaitGroup
+	for i, fn := range fns {
+		wg.Go(func() { errs[i] = Shared(ctx, s, fn) })
+		for deadline := time.Now().Add(10 * time.Second); queueLen(s) < i+1; time.Sleep(time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("writers did not queue")
+			}
+		}
+	}
+	release()
+	wg.Wait()
+	for i, err := range errs {
+		if err == nil || errors.Is(err, ErrConflict) {
+			t.Errorf("writer %d: %v, want the group's failure", i, err)
+		}
+	}
+	var stored int
+	if err := s.(*sqlStore).db.QueryRow(`SELECT count(*) FROM payments WHERE tpp = $1`, tpp).Scan(&stored); err != nil || stored != 0 {
+		t.Fatalf("%d payments of a failed group stored (%v)", stored, err)
+	}
+	if got := Commits(s); got != (CommitCounts{}) {
+		t.Fatalf("%+v counted for a failed group", got)
+	}
+	// The store goes on.
+	wantErr(t, "a write after", Shared(ctx, s, func(tx Store) error { return createWithFlow(tx, sharedPayment(tpp, "later")) }), nil)
 }
 
 // TestSharedFailsWholeWithoutATransaction: when the group's transaction
@@ -216,9 +316,9 @@ func TestSharedFailsWholeWithoutATransaction(t *testing.T) {
 			errs[i] = Shared(ctx, s, func(tx Store) error { return createWithFlow(tx, sharedPayment("x", fmt.Sprint(i))) })
 		})
 	}
-	for deadline := time.Now().Add(10 * time.Second); queued(s) < n; time.Sleep(time.Millisecond) {
+	for deadline := time.Now().Add(10 * time.Second); queueLen(s) < n; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
-			t.Fatalf("%d of %d writers queued", queued(s), n)
+			t.Fatalf("%d of %d writers queued", queueLen(s), n)
 		}
 	}
 	s.Close()
@@ -227,7 +327,7 @@ func TestSharedFailsWholeWithoutATransaction(t *testing.T) {
 	for i, err := range errs {
 		wantErr(t, fmt.Sprint("writer ", i), err, ErrUnavailable)
 	}
-	if queued(s) != 0 || s.(*sqlStore).group.leading {
+	if queueLen(s) != 0 || s.(*sqlStore).group.leading {
 		t.Fatal("a group is left forming")
 	}
 	wantErr(t, "Shared after Close", Shared(ctx, s, func(Store) error { return nil }), ErrUnavailable)

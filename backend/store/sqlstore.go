@@ -227,15 +227,18 @@ func (s *sqlStore) runTx(ctx context.Context, fn func(*sql.Tx) error) error {
 	if err != nil {
 		return err
 	}
+	ended := false
 	defer func() {
-		// A panic in fn leaves no transaction open, holding its locks
-		// (and the connection) until its context ends.
-		if p := recover(); p != nil {
+		// fn panicked (or its goroutine exited): no transaction is left
+		// open, holding its locks and its connection until its context
+		// ends, which a shared transaction's never does.
+		if !ended {
 			tx.Rollback()
-			panic(p)
 		}
 	}()
-	if err := fn(tx); err != nil {
+	err = fn(tx)
+	ended = true
+	if err != nil {
 		tx.Rollback()
 		return err
 	}

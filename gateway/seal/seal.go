@@ -86,7 +86,8 @@ const (
 // RSA of at least 2048 bits signs rsa-sha256 (PKCS #1 v1.5); ECDSA P-256
 // ecdsa-sha256 (ASN.1 DER). An RSA key in memory signs through OpenSSL
 // when this build has it (package opensslrsa), the same bytes 2.6 times
-// faster; otherwise, or if OpenSSL refuses the key, through crypto/rsa.
+// faster; otherwise, or if OpenSSL refuses the key or signs a test digest
+// otherwise than crypto/rsa, through crypto/rsa.
 func New(cert *x509.Certificate, key crypto.Signer) (*Seal, error) {
 	s := &Seal{key: key, signer: SignerKey, cert: cert, certHeader: base64.StdEncoding.EncodeToString(cert.Raw)}
 	switch k := key.(type) {
