@@ -31,16 +31,24 @@ func (s *sqlStore) SpendAllowance(ctx context.Context, key string, l Allowance, 
 	}
 	// spent decays by one every l.Every; this attempt adds one, the sum
 	// capped at burst+1. Times are Unix seconds (a double on both
-	// engines).
+	// engines). Parallel attempts reach the database in another order
+	// than their clocks read: one that comes after a later one finds
+	// spent_at ahead of its now, and decays nothing (a negative decay
+	// would count it more than once) nor moves spent_at back.
+	const (
+		at      = `CAST($2 AS DOUBLE PRECISION)`
+		elapsed = `(CASE WHEN ` + at + ` > allowances.spent_at THEN (` + at + ` - allowances.spent_at) / CAST($3 AS DOUBLE PRECISION) ELSE 0 END)`
+		left    = `(allowances.spent - ` + elapsed + `)`
+	)
 	var spent float64
-	err := s.q.QueryRowContext(ctx, `INSERT INTO allowances (key, spent, spent_at) VALUES ($1, 1, CAST($2 AS DOUBLE PRECISION))
+	err := s.q.QueryRowContext(ctx, `INSERT INTO allowances (key, spent, spent_at) VALUES ($1, 1, `+at+`)
 		ON CONFLICT (key) DO UPDATE SET
 		spent = CASE
-			WHEN allowances.spent - (CAST($2 AS DOUBLE PRECISION) - allowances.spent_at) / CAST($3 AS DOUBLE PRECISION) <= 0 THEN 1
-			WHEN allowances.spent - (CAST($2 AS DOUBLE PRECISION) - allowances.spent_at) / CAST($3 AS DOUBLE PRECISION) >= CAST($4 AS DOUBLE PRECISION) THEN CAST($4 AS DOUBLE PRECISION) + 1
-			ELSE allowances.spent - (CAST($2 AS DOUBLE PRECISION) - allowances.spent_at) / CAST($3 AS DOUBLE PRECISION) + 1
+			WHEN `+left+` <= 0 THEN 1
+			WHEN `+left+` >= CAST($4 AS DOUBLE PRECISION) THEN CAST($4 AS DOUBLE PRECISION) + 1
+			ELSE `+left+` + 1
 		END,
-		spent_at = CAST($2 AS DOUBLE PRECISION)
+		spent_at = CASE WHEN `+at+` > allowances.spent_at THEN `+at+` ELSE allowances.spent_at END
 		RETURNING spent`,
 		key, unixSeconds(now), l.Every.Seconds(), float64(l.Burst)).Scan(&spent)
 	if err != nil {

@@ -69,3 +69,34 @@ func TestAllowanceShared(t *testing.T) {
 		}
 	})
 }
+
+// TestAllowanceClockOutOfOrder: attempts whose clocks read earlier than
+// the last one counted (parallel requests reaching the database in
+// another order) each spend exactly one: Burst of them go through,
+// whichever order their times come in, and the bucket's time does not
+// move back.
+func TestAllowanceClockOutOfOrder(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		l := Allowance{Burst: 5, Every: time.Hour}
+		now := time.Date(2026, 11, 28, 12, 0, 0, 0, time.UTC)
+		for i := range l.Burst {
+			// Each attempt a second before the one counted before it.
+			if ok, err := s.SpendAllowance(ctx, "psu:192.0.2.9", l, now.Add(-time.Duration(i)*time.Second)); err != nil || !ok {
+				t.Fatalf("attempt %d of %d, out of order: %v %v", i+1, l.Burst, ok, err)
+			}
+		}
+		if ok, _ := s.SpendAllowance(ctx, "psu:192.0.2.9", l, now.Add(-time.Minute)); ok {
+			t.Fatal("an attempt past Burst let through")
+		}
+		// Two Everys after the latest attempt (one for the refused
+		// attempt, which counted), one comes back, and only one.
+		back := now.Add(2 * l.Every)
+		if ok, _ := s.SpendAllowance(ctx, "psu:192.0.2.9", l, back); !ok {
+			t.Fatal("no attempt back after 2 × Every")
+		}
+		if ok, _ := s.SpendAllowance(ctx, "psu:192.0.2.9", l, back); ok {
+			t.Fatal("two attempts back after 2 × Every")
+		}
+	})
+}
