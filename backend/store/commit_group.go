@@ -260,14 +260,7 @@ func (g *commitGroup) run(s *sqlStore, tx *sql.Tx, w *sharedWrite) error {
 		w.err = s.fail("shared update", err)
 		return err
 	}
-	view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts,
-		access: s.access, listener: s.listener, marks: &w.marks, detached: true}
-	var q querier = tx
-	if s.prepared != nil {
-		q = preparedTx{tx: tx, p: s.prepared}
-	}
-	view.traceQueries(q, tx)
-	w.panicked, w.err = runShared(w.fn, view)
+	w.panicked, w.err = runShared(w.fn, s.view(tx, &w.marks, true))
 	if w.err == nil && w.panicked == nil {
 		_, err := tx.ExecContext(bg, "RELEASE "+savepoint)
 		if err != nil {

@@ -133,14 +133,7 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 	var marks txMarks
 	seen := s.heardSoFar()
 	err := s.transact(ctx, "atomic update", func(tx *sql.Tx) error {
-		view := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts,
-			access: s.access, listener: s.listener, marks: &marks}
-		var q querier = tx
-		if s.prepared != nil {
-			q = preparedTx{tx: tx, p: s.prepared}
-		}
-		view.traceQueries(q, tx)
-		return fn(view)
+		return fn(s.view(tx, &marks, false))
 	})
 	if marks.changed {
 		// After the commit: answers read before it are out of force.
@@ -150,6 +143,21 @@ func (s *sqlStore) Atomically(ctx context.Context, fn func(Store) error) error {
 		s.echo(seen)
 	}
 	return err
+}
+
+// view is the store as seen inside transaction tx: its statements run on
+// tx (through the prepared statements on SQLite), and what they may change
+// of ResolveAccess's answers is marked in marks. detached runs each of them
+// to its end whatever its context (a shared transaction's, commit_group.go).
+func (s *sqlStore) view(tx *sql.Tx, marks *txMarks, detached bool) *sqlStore {
+	v := &sqlStore{db: s.db, tx: tx, d: s.d, now: s.now, writers: s.writers, prepared: s.prepared, counts: s.counts,
+		access: s.access, listener: s.listener, marks: marks, detached: detached}
+	var q querier = tx
+	if s.prepared != nil {
+		q = preparedTx{tx: tx, p: s.prepared}
+	}
+	v.traceQueries(q, tx)
+	return v
 }
 
 // Ping checks that the database answers.
