@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
@@ -59,7 +60,7 @@ func seedHistory(b *testing.B, st store.Store, n int, now time.Time) (accountID,
 	}
 	b.Logf("seeded %d transactions in %s", n, time.Since(start).Round(time.Millisecond))
 	if err := st.CreateConsent(ctx, &store.Consent{TPP: "PSDNO-FSA-987654321", CustomerID: c.ID, Context: "PRIVATE",
-		AccountIDs: []string{a.ID}, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now}); err != nil {
+		AccountIDs: []string{a.ID}, Status: store.ConsentValid, ValidUntil: now.Add(ais.ConsentLifetime), LastSCA: now}); err != nil {
 		b.Fatal(err)
 	}
 	psu, err := st.PSUID(ctx, "PSDNO-FSA-987654321", c.ID)

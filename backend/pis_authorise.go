@@ -28,7 +28,7 @@ func (s *Server) startPaymentAuthorisation(kind string) handler {
 		if p.Status != StatusReceived {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and needs no authorisation")
 		}
-		return s.startPaymentFlow(w, r, c, p, PurposePayment, "authorisations")
+		return s.startPaymentFlow(w, r, c, p, store.PurposePayment, "authorisations")
 	}
 }
 
@@ -89,7 +89,7 @@ var (
 // is about.
 func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
 	ids := []string{f.ResourceID}
-	if f.Purpose == PurposeBasket {
+	if f.Purpose == store.PurposeBasket {
 		b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
 		if err != nil {
 			return nil, err
@@ -184,7 +184,7 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 	}
 	plans := make([]authorisation, 0, len(ps))
 	for _, p := range ps {
-		if f.Purpose == PurposeBasket && p.Status != StatusReceived && p.Status != StatusRejected && p.Status != StatusCancelled {
+		if f.Purpose == store.PurposeBasket && p.Status != StatusReceived && p.Status != StatusRejected && p.Status != StatusCancelled {
 			// Authorised on its own before: "a basket is not atomic",
 			// and the rest of it can still be authorised.
 			continue
@@ -201,7 +201,7 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 		}
 	}
 	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
-		if f.Purpose == PurposeBasket {
+		if f.Purpose == store.PurposeBasket {
 			// The basket's row first, as deleteBasket takes it: a
 			// deletion either comes before (the basket is gone, nothing
 			// is authorised) or after (it finds the payments authorised).
@@ -254,7 +254,7 @@ var errBasketDeleted = errors.New("the basket was deleted")
 // basketDeleted reports whether f is a basket's flow whose basket the TPP
 // deleted (or that is gone).
 func (s *Server) basketDeleted(ctx context.Context, f *store.SCAFlow) bool {
-	if f.Purpose != PurposeBasket {
+	if f.Purpose != store.PurposeBasket {
 		return false
 	}
 	b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
@@ -407,7 +407,7 @@ func (s *Server) debitRight(ctx context.Context, f *store.SCAFlow, account *stor
 // rejectPayments marks the flow's payments still awaiting SCA as rejected
 // (the PSU cancelled, or SCA failed).
 func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
-	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket {
+	if f.Purpose != store.PurposePayment && f.Purpose != store.PurposeBasket {
 		return
 	}
 	ps, err := s.flowPayments(ctx, f)
@@ -428,7 +428,7 @@ func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
 
 // summary describes the payments of the flow for the PSU.
 func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
-	if f.Purpose != PurposePayment && f.Purpose != PurposeBasket && f.Purpose != PurposeCancellation {
+	if f.Purpose != store.PurposePayment && f.Purpose != store.PurposeBasket && f.Purpose != store.PurposeCancellation {
 		return nil
 	}
 	ps, err := s.flowPayments(ctx, f)

@@ -148,7 +148,7 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	self := respond.Under(r, "/v1/signing-baskets/"+b.ID)
 	links := map[string]respond.Link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": respond.Get(self + "/status")}
 	if st == basketReceived && status == http.StatusCreated {
-		f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
+		f, e := s.startFlow(r.Context(), r, c, store.PurposeBasket, b.ID, true)
 		if e != nil {
 			return e
 		}
@@ -262,7 +262,7 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 	if st != basketReceived && st != basketPartiallyAccepted {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is "+st+" and needs no authorisation")
 	}
-	f, e := s.startFlow(r.Context(), r, c, PurposeBasket, b.ID, true)
+	f, e := s.startFlow(r.Context(), r, c, store.PurposeBasket, b.ID, true)
 	if e != nil {
 		return e
 	}

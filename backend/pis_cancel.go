@@ -37,7 +37,7 @@ func (s *Server) cancelPayment(kind string) handler {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+from+" and can no longer be cancelled")
 		}
 		if needsCancellationSCA(from) {
-			f, e := s.startFlow(r.Context(), r, c, PurposeCancellation, p.ID, true)
+			f, e := s.startFlow(r.Context(), r, c, store.PurposeCancellation, p.ID, true)
 			if e != nil {
 				return e
 			}
@@ -75,7 +75,7 @@ func (s *Server) startCancellationAuthorisation(kind string) handler {
 		if !needsCancellationSCA(p.Status) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+p.Status+" and can no longer be cancelled")
 		}
-		return s.startPaymentFlow(w, r, c, p, PurposeCancellation, "cancellation-authorisations")
+		return s.startPaymentFlow(w, r, c, p, store.PurposeCancellation, "cancellation-authorisations")
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"net/http"
 
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -102,7 +103,7 @@ func (s *Server) createPayment(kind string) handler {
 		}
 		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
 			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: served, Status: StatusReceived, Instruction: in}
-		f, e := s.newFlow(r, c, PurposePayment, "", true)
+		f, e := s.newFlow(r, c, store.PurposePayment, "", true)
 		if e != nil {
 			return first(e)
 		}
@@ -138,7 +139,7 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 	if p.Status == StatusReceived {
 		if f == nil {
 			var e *bgerror.Error
-			if f, e = s.startFlow(r.Context(), r, c, PurposePayment, p.ID, true); e != nil {
+			if f, e = s.startFlow(r.Context(), r, c, store.PurposePayment, p.ID, true); e != nil {
 				return e
 			}
 		}
@@ -161,7 +162,7 @@ func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppco
 		return respond.FieldErrors(errs)
 	}
 	fee := payments.Fee(p)
-	respond.JSON(w, http.StatusOK, map[string]any{"transactionFees": amountOf(fee.Minor, fee.Currency)})
+	respond.JSON(w, http.StatusOK, map[string]any{"transactionFees": resource.AmountOf(fee.Minor, fee.Currency)})
 	return nil
 }
 

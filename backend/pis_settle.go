@@ -11,6 +11,7 @@ import (
 
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -86,7 +87,7 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				return fmt.Errorf("%w: the payment's sum is out of range", errExchange)
 			}
 			d := bookedDetails(map[string]any{"creditorName": c.CreditorName,
-				"creditorAccount": accountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN}}, c, -1, q)
+				"creditorAccount": resource.AccountReference{IBAN: c.CreditorAccount.IBAN, BBAN: c.CreditorAccount.BBAN}}, c, -1, q)
 			debits = append(debits, store.Transaction{Booked: true, Amount: -amount, Currency: debtor.Currency,
 				BookingDate: day, ValueDate: day, Details: d})
 			own := own[i]
@@ -98,7 +99,7 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 				return err
 			}
 			cd := bookedDetails(map[string]any{"debtorName": debtor.Name,
-				"debtorAccount": accountReference{IBAN: debtor.IBAN, BBAN: debtor.BBAN}}, c, 1, q)
+				"debtorAccount": resource.AccountReference{IBAN: debtor.IBAN, BBAN: debtor.BBAN}}, c, 1, q)
 			credits[own.ID] = append(credits[own.ID], store.Transaction{Booked: true, Amount: amount,
 				Currency: own.Currency, BookingDate: day, ValueDate: day, Details: cd})
 			creditAccounts[own.ID] = own
@@ -174,7 +175,7 @@ func bookedDetails(party map[string]any, c *payments.Payment, sign int64, q *fx.
 		party["endToEndIdentification"] = c.EndToEndIdentification
 	}
 	if q != nil {
-		party["originalAmount"] = amountOf(sign*c.InstructedAmount.Minor, c.InstructedAmount.Currency)
+		party["originalAmount"] = resource.AmountOf(sign*c.InstructedAmount.Minor, c.InstructedAmount.Currency)
 		party["currencyExchange"] = []fx.Quote{*q}
 	}
 	d, _ := json.Marshal(party)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/tppcontacts"
 	"github.com/obgw/obgw/bgerror"
@@ -17,55 +18,55 @@ import (
 type handler func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error
 
 // routes registers every route of the backend: the one table of what it
-// serves. ais, pis and verified wrap a handler in the check of the
+// serves. aisp, pisp and verified wrap a handler in the check of the
 // gateway's context token (auth.go) with the role the route needs (none:
 // any PSD2 role, checked again by psd2Role where the route needs one).
 func (s *Server) routes() {
-	ais := func(h handler) http.Handler { return s.authenticated("PSP_AI", h) }
-	pis := func(h handler) http.Handler { return s.authenticated("PSP_PI", h) }
+	aisp := func(h handler) http.Handler { return s.authenticated("PSP_AI", h) }
+	pisp := func(h handler) http.Handler { return s.authenticated("PSP_PI", h) }
 	verified := func(h handler) http.Handler { return s.authenticated("", h) }
 	m := s.mux
 
-	// Account information (ais_*.go).
+	// Account information (backend/ais).
 	// /v1/consents is the deprecated name of the same resource: POST
 	// ignores its body, and the consent it makes is read and deleted under
 	// either name.
 	for _, base := range []string{"/v1/bank-offered-consents", "/v1/consents"} {
-		m.Handle("POST "+base, ais(s.createConsent))
-		m.Handle("GET "+base+"/{consentId}", ais(s.getConsent))
-		m.Handle("GET "+base+"/{consentId}/status", ais(s.getConsentStatus))
-		m.Handle("DELETE "+base+"/{consentId}", ais(s.deleteConsent))
+		m.Handle("POST "+base, aisp(s.ais.CreateConsent))
+		m.Handle("GET "+base+"/{consentId}", aisp(s.ais.GetConsent))
+		m.Handle("GET "+base+"/{consentId}/status", aisp(s.ais.GetConsentStatus))
+		m.Handle("DELETE "+base+"/{consentId}", aisp(s.ais.DeleteConsent))
 	}
 	for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
-		base := collection(k)
-		m.Handle("GET "+base, ais(s.listAccounts(k)))
-		m.Handle("GET "+base+"/{id}", ais(s.getAccount(k)))
-		m.Handle("GET "+base+"/{id}/balances", ais(s.getBalances(k)))
-		m.Handle("GET "+base+"/{id}/transactions", ais(s.listTransactions(k)))
-		m.Handle("GET "+base+"/{id}/transactions/{transactionId}", ais(s.getTransaction(k)))
+		base := resource.Collection(k)
+		m.Handle("GET "+base, aisp(s.ais.ListAccounts(k)))
+		m.Handle("GET "+base+"/{id}", aisp(s.ais.GetAccount(k)))
+		m.Handle("GET "+base+"/{id}/balances", aisp(s.ais.GetBalances(k)))
+		m.Handle("GET "+base+"/{id}/transactions", aisp(s.ais.ListTransactions(k)))
+		m.Handle("GET "+base+"/{id}/transactions/{transactionId}", aisp(s.ais.GetTransaction(k)))
 	}
-	m.Handle("GET /v1/agreements", ais(s.listAgreements))
+	m.Handle("GET /v1/agreements", aisp(s.ais.ListAgreements))
 
 	// Payment initiation (pis_*.go) and the PSU of a PISP (user.go).
-	m.Handle("GET /v1/user", pis(s.getUser))
-	m.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", pis(s.feeInformation))
-	m.Handle("GET /v1/payments/"+InstantProduct+"/fee-information", pis(feeInformationPostOnly))
-	m.Handle("DELETE /v1/payments/"+InstantProduct+"/fee-information", pis(feeInformationPostOnly))
+	m.Handle("GET /v1/user", pisp(s.getUser))
+	m.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", pisp(s.feeInformation))
+	m.Handle("GET /v1/payments/"+InstantProduct+"/fee-information", pisp(feeInformationPostOnly))
+	m.Handle("DELETE /v1/payments/"+InstantProduct+"/fee-information", pisp(feeInformationPostOnly))
 	for kind, base := range paymentBase {
-		m.Handle("POST "+base+"/{product}", pis(s.createPayment(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}", pis(s.getPayment(kind, false)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/status", pis(s.getPayment(kind, true)))
-		m.Handle("DELETE "+base+"/{product}/{paymentId}", pis(s.cancelPayment(kind)))
-		m.Handle("POST "+base+"/{product}/{paymentId}/authorisations", pis(s.startPaymentAuthorisation(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", pis(s.getAuthorisation(kind, PurposePayment, "authorisationId")))
-		m.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", pis(s.startCancellationAuthorisation(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", pis(s.getAuthorisation(kind, PurposeCancellation, "cancellationId")))
+		m.Handle("POST "+base+"/{product}", pisp(s.createPayment(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}", pisp(s.getPayment(kind, false)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/status", pisp(s.getPayment(kind, true)))
+		m.Handle("DELETE "+base+"/{product}/{paymentId}", pisp(s.cancelPayment(kind)))
+		m.Handle("POST "+base+"/{product}/{paymentId}/authorisations", pisp(s.startPaymentAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", pisp(s.getAuthorisation(kind, store.PurposePayment, "authorisationId")))
+		m.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", pisp(s.startCancellationAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", pisp(s.getAuthorisation(kind, store.PurposeCancellation, "cancellationId")))
 	}
-	m.Handle("POST /v1/signing-baskets", pis(s.createBasket))
-	m.Handle("GET /v1/signing-baskets/{basketId}", pis(s.getBasket(false)))
-	m.Handle("GET /v1/signing-baskets/{basketId}/status", pis(s.getBasket(true)))
-	m.Handle("DELETE /v1/signing-baskets/{basketId}", pis(s.deleteBasket))
-	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pis(s.startBasketAuthorisation))
+	m.Handle("POST /v1/signing-baskets", pisp(s.createBasket))
+	m.Handle("GET /v1/signing-baskets/{basketId}", pisp(s.getBasket(false)))
+	m.Handle("GET /v1/signing-baskets/{basketId}/status", pisp(s.getBasket(true)))
+	m.Handle("DELETE /v1/signing-baskets/{basketId}", pisp(s.deleteBasket))
+	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pisp(s.startBasketAuthorisation))
 
 	// TPP contact registration (backend/tppcontacts, a concern package of
 	// its own: tppcontacts.API). The route's policy
@@ -87,7 +88,7 @@ func (s *Server) routes() {
 		m.Handle("DELETE /v1/sandbox/customers/{customerId}", verified(s.deleteMockCustomer))
 		m.Handle("PUT /v1/sandbox/customers/{customerId}", verified(s.updateMockCustomer))
 		for _, k := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
-			base := "/v1/sandbox" + strings.TrimPrefix(collection(k), "/v1")
+			base := "/v1/sandbox" + strings.TrimPrefix(resource.Collection(k), "/v1")
 			m.Handle("POST "+base, verified(s.createMockAccount(k)))
 			m.Handle("GET "+base+"/{mockId}", verified(s.getMockAccount(k)))
 			m.Handle("PUT "+base+"/{mockId}", verified(s.updateMockAccount(k)))
@@ -210,13 +211,6 @@ func (p *statusProbe) Header() http.Header {
 func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
 
 func (p *statusProbe) WriteHeader(s int) { p.status = s }
-
-func collection(k store.AccountKind) string {
-	if k == store.KindCardAccount {
-		return "/v1/card-accounts"
-	}
-	return "/v1/accounts"
-}
 
 // paymentBase is the path of each payment kind.
 var paymentBase = map[string]string{

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
@@ -169,9 +170,9 @@ func (s *Server) mockAccountJSON(r *http.Request, a *store.Account) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	m := accountJSON(r, a, bs)
+	m := resource.Account(r, a, bs)
 	m["id"] = a.ID
-	base := respond.Under(r, "/v1/sandbox"+strings.TrimPrefix(collection(a.Kind), "/v1")+"/"+a.ID)
+	base := respond.Under(r, "/v1/sandbox"+strings.TrimPrefix(resource.Collection(a.Kind), "/v1")+"/"+a.ID)
 	m["_links"] = map[string]respond.Link{
 		"self":         {Href: base, Verbs: []string{"GET", "PUT"}},
 		"balances":     {Href: base + "/balances", Verbs: []string{"PUT"}},
@@ -390,11 +391,11 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 			_, _ = w.Write(out)
 			return nil
 		}
-		list := make([]transactionOut, 0, len(txs))
+		list := make([]resource.Transaction, 0, len(txs))
 		for i := range txs {
-			list = append(list, transactionJSON(&txs[i], kind))
+			list = append(list, resource.TransactionOf(&txs[i], kind))
 		}
-		respond.JSON(w, http.StatusCreated, map[string]any{"account": reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
+		respond.JSON(w, http.StatusCreated, map[string]any{"account": resource.Reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
 		return nil
 	}
 }
@@ -421,10 +422,10 @@ func accountDetails(t *mockdata.AccountTransaction) map[string]any {
 	put("bankTransactionCode", t.BankTransactionCode)
 	put("entryReference", t.EntryReference)
 	if t.CreditorAccount != nil {
-		d["creditorAccount"] = accountReference{IBAN: t.CreditorAccount.IBAN, BBAN: t.CreditorAccount.BBAN, Currency: t.CreditorAccount.Currency}
+		d["creditorAccount"] = resource.AccountReference{IBAN: t.CreditorAccount.IBAN, BBAN: t.CreditorAccount.BBAN, Currency: t.CreditorAccount.Currency}
 	}
 	if t.DebtorAccount != nil {
-		d["debtorAccount"] = accountReference{IBAN: t.DebtorAccount.IBAN, BBAN: t.DebtorAccount.BBAN, Currency: t.DebtorAccount.Currency}
+		d["debtorAccount"] = resource.AccountReference{IBAN: t.DebtorAccount.IBAN, BBAN: t.DebtorAccount.BBAN, Currency: t.DebtorAccount.Currency}
 	}
 	return d
 }
@@ -435,7 +436,7 @@ func cardDetails(t *mockdata.CardTransaction) map[string]any {
 	d := map[string]any{
 		"terminalId":                     t.TerminalID,
 		"transactionDate":                t.TransactionDate,
-		"originalAmount":                 amountOf(t.OriginalAmount.Minor, t.OriginalAmount.Currency),
+		"originalAmount":                 resource.AmountOf(t.OriginalAmount.Minor, t.OriginalAmount.Currency),
 		"merchantCategoryCode":           t.MerchantCategoryCode,
 		"cardAcceptorId":                 t.CardAcceptorID,
 		"cardAcceptorAddress":            addressJSON(t.CardAcceptorAddress),
@@ -453,12 +454,12 @@ func cardDetails(t *mockdata.CardTransaction) map[string]any {
 			"sourceCurrency": x.SourceCurrency, "targetCurrency": x.TargetCurrency, "unitCurrency": x.UnitCurrency,
 			"exchangeRate": x.ExchangeRate, "quotationDate": x.QuotationDate,
 		}}
-		d["markupFee"] = amountOf(x.MarkupFee.Minor, x.MarkupFee.Currency)
+		d["markupFee"] = resource.AmountOf(x.MarkupFee.Minor, x.MarkupFee.Currency)
 		d["markupFeePercentage"] = x.MarkupFeePercentage
 	}
 	if m := t.Markup; m != nil {
 		if m.Fee != nil {
-			d["markupFee"] = amountOf(m.Fee.Minor, m.Fee.Currency)
+			d["markupFee"] = resource.AmountOf(m.Fee.Minor, m.Fee.Currency)
 		}
 		if m.Percentage != "" {
 			d["markupFeePercentage"] = m.Percentage
@@ -486,7 +487,7 @@ func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[stri
 			item["customer"] = c.Number
 		}
 		if acc, err := st.GetAccount(ctx, e.AccountID); err == nil {
-			item["account"] = accountReference{IBAN: acc.IBAN}
+			item["account"] = resource.AccountReference{IBAN: acc.IBAN}
 		}
 		eng = append(eng, item)
 	}

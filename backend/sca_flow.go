@@ -9,26 +9,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
-)
-
-// Flow purposes.
-const (
-	// PurposeConsent: a bank-offered consent; the PSU chooses accounts.
-	PurposeConsent = "consent"
-	// PurposeUser: SCA alone, for a PISP that is not an AISP (GET /v1/user).
-	PurposeUser = "user"
-	// PurposePayment: the PSU authorises one payment (pis_authorise.go).
-	PurposePayment = "payment"
-	// PurposeBasket: the PSU authorises every payment of a signing basket
-	// with one SCA (pis_baskets.go).
-	PurposeBasket = "basket"
-	// PurposeCancellation: the PSU authorises cancelling a payment it has
-	// already authorised (pis_cancel.go).
-	PurposeCancellation = "cancellation"
 )
 
 // scaRequired returns the 401 CONSENT_INVALID (or CONSENT_EXPIRED) error
@@ -36,7 +21,7 @@ const (
 // flow is sealed into the link, not stored (sca_seal.go): a request
 // without consent writes nothing.
 func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
-	f, e := s.newFlow(r, c, PurposeConsent, "", true)
+	f, e := s.newFlow(r, c, store.PurposeConsent, "", true)
 	if e != nil {
 		return e
 	}
@@ -153,9 +138,9 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 	// a consent is stored below with the session, for every purpose.
 	var outcome *bgerror.Error
 	switch f.Purpose {
-	case PurposePayment, PurposeBasket:
+	case store.PurposePayment, store.PurposeBasket:
 		outcome = s.authoriseFlow(ctx, f)
-	case PurposeCancellation:
+	case store.PurposeCancellation:
 		outcome = s.cancelFlow(ctx, f)
 	}
 	if outcome == outcomePartlyExecuted {
@@ -169,17 +154,17 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 	now := s.cfg.Now()
 	consent := &store.Consent{
 		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
-		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,
+		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ais.ConsentLifetime), LastSCA: now,
 	}
 	sess := &store.Session{
 		TPP: f.TPP, TPPSessionID: f.TPPSessionID, CustomerID: f.CustomerID, Context: f.Context,
 		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
 	}
 	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
-	if err == nil && f.Purpose == PurposeConsent {
+	if err == nil && f.Purpose == store.PurposeConsent {
 		err = s.cfg.Store.CreateConsent(ctx, consent)
 		if err == nil {
-			s.replaceConsents(ctx, consent)
+			s.ais.ReplaceConsents(ctx, consent)
 		}
 	}
 	if err == nil {
@@ -195,7 +180,7 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 		// Payments authorised (or cancelled) stay so: the flow did that
 		// much; a consent or PSU-ID flow did nothing.
 		to := store.FlowFailed
-		if f.Purpose == PurposePayment || f.Purpose == PurposeBasket || f.Purpose == PurposeCancellation {
+		if f.Purpose == store.PurposePayment || f.Purpose == store.PurposeBasket || f.Purpose == store.PurposeCancellation {
 			to = store.FlowCompleted
 		}
 		return to, failure(outcomeNotRecorded), outcomeNotRecorded

@@ -41,7 +41,7 @@ func SCAFunnel() [][2]string {
 }
 
 // scaPurposes are the purposes of the flows the funnel follows.
-var scaPurposes = []string{PurposeConsent, PurposeUser, PurposePayment, PurposeBasket, PurposeCancellation}
+var scaPurposes = []string{store.PurposeConsent, store.PurposeUser, store.PurposePayment, store.PurposeBasket, store.PurposeCancellation}
 
 // Reasons of a failed flow, by its outcome: what the PSU did or what
 // refused the PSU. Each outcome is one value, so a reason never depends

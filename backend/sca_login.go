@@ -90,7 +90,7 @@ var (
 // payingPurpose reports whether a flow authorises payments (or their
 // cancellation): the identity provider's payment acr applies.
 func payingPurpose(f *store.SCAFlow) bool {
-	return f.Purpose == PurposePayment || f.Purpose == PurposeBasket || f.Purpose == PurposeCancellation
+	return f.Purpose == store.PurposePayment || f.Purpose == store.PurposeBasket || f.Purpose == store.PurposeCancellation
 }
 
 // callbackURL is the redirect URI the provider answers at: the configured

@@ -133,7 +133,7 @@ func step(f *store.SCAFlow) string {
 		return "identify"
 	case f.Context == "":
 		return "context"
-	case f.Purpose == PurposeUser, f.Purpose == PurposePayment, f.Purpose == PurposeBasket, f.Purpose == PurposeCancellation:
+	case f.Purpose == store.PurposeUser, f.Purpose == store.PurposePayment, f.Purpose == store.PurposeBasket, f.Purpose == store.PurposeCancellation:
 		return "authorise"
 	default:
 		return "accounts"
@@ -146,13 +146,13 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	// identity provider is asked for the app itself (sca_login.go).
 	v.App = f.AppPreferred && s.cfg.Sandbox && !v.Login
 	switch f.Purpose {
-	case PurposePayment:
+	case store.PurposePayment:
 		v.Title, v.Asks, v.Payments = "Approve a payment", "asks you to approve a payment", true
-	case PurposeBasket:
+	case store.PurposeBasket:
 		v.Title, v.Asks, v.Payments = "Approve payments", "asks you to approve these payments", true
-	case PurposeCancellation:
+	case store.PurposeCancellation:
 		v.Title, v.Asks, v.Cancellation = "Cancel a payment", "asks to cancel a payment you approved", true
-	case PurposeUser:
+	case store.PurposeUser:
 		v.Asks = "asks to start payments that you then approve"
 	default:
 		v.Asks = "asks for access to your accounts"

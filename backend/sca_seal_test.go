@@ -222,7 +222,7 @@ func TestUnconsentedRequestWritesNothing(t *testing.T) {
 			t.Errorf("%d flows stored for a link opened twice, want 1", n)
 		}
 		f, err := h.st.GetSCAFlow(context.Background(), strings.TrimPrefix(first, "/v1/sca/"))
-		if err != nil || f.TPP != "PSDNO-FSA-987654321" || f.TPPSessionID != "s1" || f.Purpose != PurposeConsent ||
+		if err != nil || f.TPP != "PSDNO-FSA-987654321" || f.TPPSessionID != "s1" || f.Purpose != store.PurposeConsent ||
 			f.RedirectURI != "https://tpp.example.no/cb?state=xyz" || f.CSRF == "" {
 			t.Fatalf("stored flow %+v, %v", f, err)
 		}

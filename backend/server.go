@@ -5,6 +5,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/store"
@@ -15,15 +16,8 @@ import (
 const (
 	// SessionLifetime is how long a TPP-Session-ID stays valid after SCA.
 	SessionLifetime = time.Hour
-	// ConsentLifetime is how long a consent (and SCA for account access) lasts.
-	ConsentLifetime = 180 * 24 * time.Hour
 	// FlowLifetime is how long a PSU has to complete an SCA page flow.
 	FlowLifetime = 15 * time.Minute
-	// HistoryWithoutPSU is how far back transactions are served when the PSU
-	// is not present.
-	HistoryWithoutPSU = 90 * 24 * time.Hour
-	// DefaultPageSize is the transaction page size without a limit.
-	DefaultPageSize = 200
 )
 
 // Config builds a Server.
@@ -65,6 +59,8 @@ type Server struct {
 	mux  *routeMux
 	log  *slog.Logger
 	seal *sealer // sealed SCA links (sca_seal.go)
+	// ais serves account information (backend/ais).
+	ais *ais.Service
 	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
 	// outside the sandbox without an identity provider.
 	ident psuIdentifier
@@ -94,6 +90,7 @@ func New(cfg Config) *Server {
 	case cfg.Sandbox:
 		s.ident = mockIdentifier{s}
 	}
+	s.ais = &ais.Service{Store: cfg.Store, Flows: flows{s}, Now: cfg.Now, Log: cfg.Logger}
 	s.routes()
 	return s
 }

@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
@@ -510,7 +511,7 @@ func TestSessionTable(t *testing.T) {
 			t.Fatalf("PSU not present after session expiry: %d", status)
 		}
 		// After 180 days the consent has expired.
-		h.clk.add(ConsentLifetime)
+		h.clk.add(ais.ConsentLifetime)
 		status, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", psuID: psu})
 		if status != 401 || errCode(b) != "CONSENT_EXPIRED" || scaLink(b) == "" {
 			t.Fatalf("after 180 days: %d %v", status, b)

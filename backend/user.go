@@ -42,7 +42,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 			return s.storeError(err, "the session")
 		}
 	}
-	f, e := s.startFlow(ctx, r, c, PurposeUser, "", false)
+	f, e := s.startFlow(ctx, r, c, store.PurposeUser, "", false)
 	if e != nil {
 		return e
 	}

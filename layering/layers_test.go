@@ -49,9 +49,12 @@ var rules = []rule{
 	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
 	// What every concern answers through.
 	{"backend/respond", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	// The resources as served, which several concerns write.
+	{"backend/resource", append([]string{"backend/money", "backend/respond", "backend/store"}, leaves...)},
 	// Concern packages: their own rules, the store, the shared answers;
 	// never package backend or another concern.
 	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
+	{"backend/ais", append([]string{"backend/civildate", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
 
@@ -132,6 +135,9 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"bgerror", "backend"},
 		{"backend/tppcontacts", "backend"},
 		{"backend/respond", "backend/tppcontacts"},
+		{"backend/ais", "backend"},
+		{"backend/ais", "backend/tppcontacts"},
+		{"backend/resource", "backend/ais"},
 	} {
 		r, ok := ruleFor(tc.pkg)
 		if !ok || allowed(r, tc.pkg, tc.imp) {

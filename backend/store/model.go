@@ -163,6 +163,22 @@ const (
 	FlowFailed     = "failed"
 )
 
+// SCA flow purposes: what a flow authorises (SCAFlow.Purpose).
+const (
+	// PurposeConsent: a bank-offered consent; the PSU chooses accounts.
+	PurposeConsent = "consent"
+	// PurposeUser: SCA alone, for a PISP that is not an AISP (GET /v1/user).
+	PurposeUser = "user"
+	// PurposePayment: the PSU authorises one payment.
+	PurposePayment = "payment"
+	// PurposeBasket: the PSU authorises every payment of a signing basket
+	// with one SCA.
+	PurposeBasket = "basket"
+	// PurposeCancellation: the PSU authorises cancelling a payment it has
+	// already authorised.
+	PurposeCancellation = "cancellation"
+)
+
 // SCAFlow is one run of the SCA redirect page.
 type SCAFlow struct {
 	// ID is the opaque id in the scaRedirect link.

@@ -1,10 +1,7 @@
-package backend
+package resource
 
 import (
 	"encoding/json"
-	"net/http/httptest"
-	"net/url"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -12,10 +9,12 @@ import (
 	"github.com/obgw/obgw/backend/store"
 )
 
-func TestTransactionOutSplicesDetails(t *testing.T) {
+// TestTransactionSplicesDetails: the stored details follow the owned
+// fields, never repeating one.
+func TestTransactionSplicesDetails(t *testing.T) {
 	tx := &store.Transaction{ID: "enc!!t1", Booked: true, Amount: -12345, Currency: "NOK", BookingDate: "2026-11-01", ValueDate: "2026-11-02",
 		Details: json.RawMessage(`{"remittanceInformationUnstructured":"Faktura","creditorName":"A"}`)}
-	out, err := json.Marshal(transactionJSON(tx, store.KindAccount))
+	out, err := json.Marshal(TransactionOf(tx, store.KindAccount))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,74 +27,43 @@ func TestTransactionOutSplicesDetails(t *testing.T) {
 	}
 	// Details that repeat an owned key lose it: no key is sent twice.
 	tx.Details = json.RawMessage(`{"transactionId":"forged","transactionAmount":1,"x":2}`)
-	out, _ = json.Marshal(transactionJSON(tx, store.KindAccount))
+	out, _ = json.Marshal(TransactionOf(tx, store.KindAccount))
 	if strings.Count(string(out), `"transactionId"`) != 1 || strings.Contains(string(out), "forged") || !strings.Contains(string(out), `"x":2`) {
 		t.Fatalf("%s", out)
 	}
 	// Card transactions carry cardTransactionId and no valueDate.
 	tx.Details = nil
-	out, _ = json.Marshal(transactionJSON(tx, store.KindCardAccount))
+	out, _ = json.Marshal(TransactionOf(tx, store.KindCardAccount))
 	if !strings.Contains(string(out), `"cardTransactionId":"enc!!t1"`) || strings.Contains(string(out), "valueDate") {
 		t.Fatalf("%s", out)
 	}
 }
 
-func TestPageLinks(t *testing.T) {
-	f := store.TransactionFilter{Booked: true, Limit: 200, Offset: 200}
-	l := pageLinks("/v1/accounts/a/transactions", url.Values{"bookingStatus": {"booked"}}, f, 650)
-	for name, wantOffset := range map[string]string{"first": "0", "previous": "0", "next": "400", "last": "600"} {
-		u, err := url.Parse(l[name].Href)
-		if err != nil || u.Query().Get("offset") != wantOffset || u.Query().Get("limit") != "200" || u.Query().Get("bookingStatus") != "booked" {
-			t.Errorf("%s: %q", name, l[name].Href)
-		}
-	}
-	l = pageLinks("/x", url.Values{}, store.TransactionFilter{Booked: true, Limit: 200}, 150)
-	if _, ok := l["next"]; ok {
-		t.Error("next link on the only page")
-	}
-	if _, ok := l["previous"]; ok {
-		t.Error("previous link on the first page")
-	}
-}
-
-// The page is written by hand; it must be the document json.Marshal makes
-// of the same maps, byte for byte (details as stored: written by
-// json.Marshal, so already escaped).
-func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
+// The transaction is written by hand; it must be what encoding/json
+// writes of the same fields and details, byte for byte (details as
+// stored: written by json.Marshal, so already escaped).
+func TestTransactionMatchesJSONMarshal(t *testing.T) {
 	txs := []store.Transaction{
 		{ID: "enc!!t1", Booked: true, Amount: -12345, Currency: "NOK", BookingDate: "2026-11-01", ValueDate: "2026-11-02",
 			Details: json.RawMessage(`{"remittanceInformationUnstructured":"Faktura \u003c3 \u0026 co","creditorName":"A"}`)},
 		{ID: "enc!!t2", Booked: true, Amount: 100, Currency: "NOK", BookingDate: "2026-11-03", ValueDate: "2026-11-03",
 			Details: json.RawMessage(`{"transactionId":"forged","x":2}`)},
 		{ID: "enc!!t3", Amount: 5, Currency: "EUR", ValueDate: "2026-11-04"},
+		{ID: "enc!!t4 <&>", Booked: true, Amount: 0, Currency: "JPY", BookingDate: "2026-11-05", Details: json.RawMessage(`{}`)},
 	}
-	acc := &store.Account{ID: "enc!!a1", Currency: "NOK", IBAN: "NO9386011117947"}
 	for _, kind := range []store.AccountKind{store.KindAccount, store.KindCardAccount} {
-		var booked, pending []transactionOut
-		pending = []transactionOut{}
+		var list []Transaction
 		for i := range txs {
-			j := transactionJSON(&txs[i], kind)
+			j := TransactionOf(&txs[i], kind)
 			if txs[i].Booked {
 				j.DetailsBase = "/v1/accounts/a/transactions/"
-				booked = append(booked, j)
-			} else {
-				pending = append(pending, j)
 			}
+			list = append(list, j)
 		}
-		for _, pend := range [][]transactionOut{pending, {}} {
-			links := map[string]respond.Link{"account": respond.Get("/v1/accounts/a"), "next": respond.Get("/v1/accounts/a/transactions?offset=2")}
-			list := map[string]any{"booked": encodedByJSON(t, booked), "pending": encodedByJSON(t, pend), "_links": links}
-			want, err := json.Marshal(map[string]any{"account": reference(acc), "transactions": list})
-			if err != nil {
-				t.Fatal(err)
-			}
-			rec := httptest.NewRecorder()
-			writeTransactionsPage(rec, "account", reference(acc), "transactions", links, booked, pend)
-			if rec.Body.String() != string(want) {
-				t.Fatalf("kind %v:\n got %s\nwant %s", kind, rec.Body, want)
-			}
-			if rec.Code != 200 || rec.Header().Get("Content-Type") != "application/json" {
-				t.Fatalf("%d %v", rec.Code, rec.Header())
+		want := encodedByJSON(t, list)
+		for i, x := range list {
+			if got := x.AppendJSON(nil); string(got) != string(want[i]) {
+				t.Errorf("kind %v, %s:\n got %s\nwant %s", kind, txs[i].ID, got, want[i])
 			}
 		}
 	}
@@ -103,8 +71,8 @@ func TestTransactionsPageMatchesJSONMarshal(t *testing.T) {
 
 // encodedByJSON is each transaction as encoding/json writes its fields
 // (tags, omitempty, a map of links), with the details' members after
-// them: what appendJSON must write, by other means.
-func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
+// them: what AppendJSON must write, by other means.
+func encodedByJSON(t *testing.T, list []Transaction) []json.RawMessage {
 	out := []json.RawMessage{}
 	for _, x := range list {
 		v := struct {
@@ -112,9 +80,9 @@ func encodedByJSON(t *testing.T, list []transactionOut) []json.RawMessage {
 			CardTransactionID string                  `json:"cardTransactionId,omitempty"`
 			BookingDate       string                  `json:"bookingDate,omitempty"`
 			ValueDate         string                  `json:"valueDate,omitempty"`
-			TransactionAmount amount                  `json:"transactionAmount"`
+			TransactionAmount Amount                  `json:"transactionAmount"`
 			Links             map[string]respond.Link `json:"_links,omitempty"`
-		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, amountOf(x.Amount, x.Currency), nil}
+		}{x.TransactionID, x.CardTransactionID, x.BookingDate, x.ValueDate, AmountOf(x.Amount, x.Currency), nil}
 		if x.DetailsBase != "" {
 			v.Links = map[string]respond.Link{"transactionDetails": respond.Get(x.DetailsBase + x.TransactionID + x.CardTransactionID)}
 		}
@@ -152,32 +120,6 @@ func TestAppendJSONString(t *testing.T) {
 		want, _ := json.Marshal(s)
 		if got := appendJSONString([]byte("x"), s); string(got) != "x"+string(want) {
 			t.Errorf("%q: %s, want %s", s, got[1:], want)
-		}
-	}
-}
-
-// TestPageLinksAsEncoded: each paging link carries the request's query
-// with its offset and limit exactly as url.Values.Encode writes it, keys
-// in order, whatever other parameters there are.
-func TestPageLinksAsEncoded(t *testing.T) {
-	f := store.TransactionFilter{Booked: true, Limit: 15, Offset: 30}
-	for _, q := range []url.Values{
-		{},
-		{"bookingStatus": {"booked"}, "limit": {"15"}, "offset": {"30"}},
-		{"bookingStatus": {"booked"}, "dateFrom": {"2026-01-01"}, "withBalance": {"true"}, "zz": {"a b&c", "2"}, "offset": {"x"}},
-		{"pa ge": {"ø"}, "p": {""}},
-	} {
-		links := pageLinks("/v1/accounts/a/transactions", q, f, 100)
-		for name, offset := range map[string]int{"first": 0, "previous": 15, "next": 45, "last": 90} {
-			v := url.Values{}
-			for k, vs := range q {
-				v[k] = vs
-			}
-			v.Set("offset", strconv.Itoa(offset))
-			v.Set("limit", "15")
-			if want := "/v1/accounts/a/transactions?" + v.Encode(); links[name].Href != want {
-				t.Errorf("%v %s: %s, want %s", q, name, links[name].Href, want)
-			}
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package backend
+package ais
 
 import (
 	"errors"
@@ -37,27 +37,27 @@ func (a *access) allows(accountID string) bool {
 // is unknown, has no valid session (PSU present) or no consent; 401
 // CONSENT_EXPIRED when the consent was revoked or ran out; 400
 // CORPORATE_ID_INVALID when a corporate context lacks PSU-Corporate-ID.
-func (s *Server) resolve(r *http.Request, c *tppcontext.Context) (*access, *bgerror.Error) {
+func (s *Service) resolve(r *http.Request, c *tppcontext.Context) (*access, *bgerror.Error) {
 	return s.resolveFor(r, c, true, "")
 }
 
 // resolveFor is resolve; corporate false skips the PSU-Corporate-ID check,
 // for GET /v1/agreements, which is how a TPP learns that id. accountID,
 // when not empty, is read with the rest (access.account).
-func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bool, accountID string) (*access, *bgerror.Error) {
+func (s *Service) resolveFor(r *http.Request, c *tppcontext.Context, corporate bool, accountID string) (*access, *bgerror.Error) {
 	ctx := r.Context()
-	now := s.cfg.Now()
+	now := s.Now()
 	if c.PSUID == "" {
-		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no PSU-ID: the PSU must authenticate; redirect the PSU to scaRedirect")
+		return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentInvalid, "no PSU-ID: the PSU must authenticate; redirect the PSU to scaRedirect")
 	}
 	// The customer, the session and the consents in one statement.
 	sid := ""
 	if c.PSUPresent {
 		sid = r.Header.Get("Tpp-Session-Id")
 	}
-	found, err := s.cfg.Store.ResolveAccess(ctx, c.TPP, c.PSUID, sid, accountID)
+	found, err := s.Store.ResolveAccess(ctx, c.TPP, c.PSUID, sid, accountID)
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
+		return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentInvalid, "the PSU-ID is not known for this TPP; redirect the PSU to scaRedirect")
 	} else if err != nil {
 		return nil, s.storeError(err, "the PSU")
 	}
@@ -67,9 +67,9 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		sess := found.Session
 		switch {
 		case sid == "" || sess == nil:
-			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no SCA session for this TPP-Session-ID; redirect the PSU to scaRedirect")
+			return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentInvalid, "no SCA session for this TPP-Session-ID; redirect the PSU to scaRedirect")
 		case sess.CustomerID != cust.ID || sess.Invalidated || !now.Before(sess.ValidUntil):
-			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
+			return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentInvalid, "the SCA session is expired or replaced; redirect the PSU to scaRedirect")
 		}
 	}
 	// The context the request acts in: corporate, under the agreement
@@ -78,7 +78,7 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 	// (corporate false) is served under any consent of the PSU.
 	wantContext, wantAgreement := "PRIVATE", ""
 	if corporate && c.PSUCorporateID != "" {
-		ag, err := s.cfg.Store.AgreementByCorporateID(ctx, c.TPP, c.PSUCorporateID)
+		ag, err := s.Store.AgreementByCorporateID(ctx, c.TPP, c.PSUCorporateID)
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return nil, s.storeError(err, "the agreement")
 		}
@@ -92,7 +92,7 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 	consents := found.Consents
 	// Each context (private, or one agreement) has one consent in force:
 	// the newest the PSU authorised in it (an authorised consent expires
-	// the older ones of its context: replaceConsents). When that one was
+	// the older ones of its context: ReplaceConsents). When that one was
 	// revoked or ran out, the context has no access until a new SCA, even
 	// if an older consent was left valid (issue 29, 2). Consents come
 	// newest first. GET /v1/agreements (corporate false) is served under
@@ -132,12 +132,12 @@ func (s *Server) resolveFor(r *http.Request, c *tppcontext.Context, corporate bo
 		// A revoked or expired consent of this context first: the PSU's
 		// own consent ended, whatever it holds elsewhere (issue 29, 3).
 		if revoked {
-			return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentExpired, "the consent for this context was revoked or has expired; redirect the PSU to scaRedirect for a new one")
+			return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentExpired, "the consent for this context was revoked or has expired; redirect the PSU to scaRedirect for a new one")
 		}
 		if wantContext == "PRIVATE" && corporate && corporateHeld {
 			return nil, bgerror.New(bgerror.CodeCorporateIDInvalid, "the PSU consented in a corporate context: send PSU-Corporate-ID")
 		}
-		return nil, s.scaRequired(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU in this context; redirect the PSU to scaRedirect")
+		return nil, s.Flows.Required(ctx, r, c, bgerror.CodeConsentInvalid, "no consent for this PSU in this context; redirect the PSU to scaRedirect")
 	}
 	return a, nil
 }

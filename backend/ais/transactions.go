@@ -1,7 +1,7 @@
-package backend
+package ais
 
 import (
-	"bytes"
+	"cmp"
 	"encoding/json"
 	"net/http"
 	"net/url"
@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
-	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -26,7 +26,7 @@ type transactionQuery struct {
 // both, all), dateFrom, dateTo, limit (default 200) and offset.
 func parseTransactionQuery(r *http.Request) (transactionQuery, *bgerror.Error) {
 	q := r.URL.Query()
-	tq := transactionQuery{status: orDefault(q.Get("bookingStatus"), "booked")}
+	tq := transactionQuery{status: cmp.Or(q.Get("bookingStatus"), "booked")}
 	switch tq.status {
 	case "booked":
 		tq.filter.Booked = true
@@ -66,142 +66,7 @@ func parseTransactionQuery(r *http.Request) (transactionQuery, *bgerror.Error) {
 	return tq, nil
 }
 
-// transactionOut is one transaction as served: the fields obgw owns, then
-// the stored details (remittance information, counterparties, card fields)
-// spliced in without decoding them.
-type transactionOut struct {
-	TransactionID     string
-	CardTransactionID string
-	BookingDate       string
-	ValueDate         string
-	// Amount (minor units) and Currency are the transactionAmount.
-	Amount   int64
-	Currency string
-	// DetailsBase, when set (a booked transaction in a listing), is the
-	// link to the transactions of its account, which its details link
-	// continues with its id; one string shared by the page.
-	DetailsBase string
-	details     json.RawMessage
-}
-
-// reservedKeys are the members transactionOut writes itself; details that
-// carry one of them go the slow way, so no key is ever sent twice.
-var reservedKeys = [][]byte{[]byte(`"transactionId"`), []byte(`"cardTransactionId"`), []byte(`"bookingDate"`),
-	[]byte(`"valueDate"`), []byte(`"transactionAmount"`), []byte(`"_links"`)}
-
-// MarshalJSON writes the owned fields and the details' members.
-func (t transactionOut) MarshalJSON() ([]byte, error) {
-	return t.appendJSON(nil), nil
-}
-
-// appendJSON appends t as MarshalJSON writes it: transactionId or
-// cardTransactionId, bookingDate, valueDate (each when set),
-// transactionAmount, _links (when DetailsHref is set), then the members of
-// the details. The page of a listing is written with it into one buffer,
-// one transaction after the other.
-func (t transactionOut) appendJSON(b []byte) []byte {
-	b = append(b, '{')
-	sep := false
-	field := func(name, v string) {
-		if v == "" {
-			return
-		}
-		if sep {
-			b = append(b, ',')
-		}
-		b = append(b, '"')
-		b = append(b, name...)
-		b = append(b, `":`...)
-		b = appendJSONString(b, v)
-		sep = true
-	}
-	field("transactionId", t.TransactionID)
-	field("cardTransactionId", t.CardTransactionID)
-	field("bookingDate", t.BookingDate)
-	field("valueDate", t.ValueDate)
-	if sep {
-		b = append(b, ',')
-	}
-	b = append(b, `"transactionAmount":{"currency":`...)
-	b = appendJSONString(b, t.Currency)
-	b = append(b, `,"amount":"`...)
-	b = money.AppendFormat(b, t.Amount, t.Currency) // digits, '-' and '.'
-	b = append(b, `"}`...)
-	if t.DetailsBase != "" {
-		b = append(b, `,"_links":{"transactionDetails":{"href":`...)
-		id := t.TransactionID + t.CardTransactionID // one of them is set
-		if plainJSON(t.DetailsBase) && plainJSON(id) {
-			b = append(b, '"')
-			b = append(b, t.DetailsBase...)
-			b = append(b, id...)
-			b = append(b, '"')
-		} else {
-			b = appendJSONString(b, t.DetailsBase+id)
-		}
-		b = append(b, `,"verbs":["GET"]}}`...)
-	}
-	d := bytes.TrimSpace(t.details)
-	if len(d) < 2 || d[0] != '{' || bytes.Equal(d, []byte("{}")) {
-		return append(b, '}')
-	}
-	for _, k := range reservedKeys {
-		if bytes.Contains(d, k) {
-			var m map[string]json.RawMessage
-			if err := json.Unmarshal(d, &m); err != nil {
-				return append(b, '}')
-			}
-			for _, k := range reservedKeys {
-				delete(m, string(k[1:len(k)-1]))
-			}
-			var err error
-			if d, err = json.Marshal(m); err != nil || len(d) <= 2 {
-				return append(b, '}')
-			}
-			break
-		}
-	}
-	b = append(b, ',')
-	return append(b, d[1:]...)
-}
-
-// appendJSONString appends s as a JSON string exactly as encoding/json
-// writes it: as it is when it holds nothing to escape (printable ASCII
-// other than '"', '\\', '<', '>' and '&', which encoding/json escapes),
-// else through encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	if !plainJSON(s) {
-		q, _ := json.Marshal(s) // a string always encodes
-		return append(b, q...)
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
-}
-
-// plainJSON reports whether encoding/json writes s between quotes as it
-// is: printable ASCII other than '"', '\\', '<', '>' and '&'.
-func plainJSON(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			return false
-		}
-	}
-	return true
-}
-
-// transactionJSON is a transaction as served.
-func transactionJSON(t *store.Transaction, kind store.AccountKind) transactionOut {
-	o := transactionOut{BookingDate: t.BookingDate, Amount: t.Amount, Currency: t.Currency, details: t.Details}
-	if kind == store.KindCardAccount {
-		o.CardTransactionID = t.ID
-	} else {
-		o.TransactionID = t.ID
-		o.ValueDate = t.ValueDate
-	}
-	return o
-}
-
-func (s *Server) listTransactions(kind store.AccountKind) handler {
+func (s *Service) ListTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -219,19 +84,19 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 		tq.filter.PendingFiltered = kind == store.KindCardAccount
 		if !a.psuPresent {
 			// Without the PSU, history is limited to 90 days.
-			floor := civildate.Today(s.cfg.Now().Add(-HistoryWithoutPSU))
+			floor := civildate.Today(s.Now().Add(-HistoryWithoutPSU))
 			if tq.filter.DateFrom < floor {
 				tq.filter.DateFrom = floor
 			}
 		}
-		txs, total, err := s.cfg.Store.ListTransactions(r.Context(), acc.ID, tq.filter)
+		txs, total, err := s.Store.ListTransactions(r.Context(), acc.ID, tq.filter)
 		if err != nil {
 			return s.storeError(err, "the transactions")
 		}
-		booked, pending := make([]transactionOut, 0, len(txs)), []transactionOut{}
-		detailsBase := respond.Under(r, collection(kind)+"/"+acc.ID+"/transactions/")
+		booked, pending := make([]resource.Transaction, 0, len(txs)), []resource.Transaction{}
+		detailsBase := respond.Under(r, resource.Collection(kind)+"/"+acc.ID+"/transactions/")
 		for i := range txs {
-			j := transactionJSON(&txs[i], kind)
+			j := resource.TransactionOf(&txs[i], kind)
 			if txs[i].Booked {
 				j.DetailsBase = detailsBase
 				booked = append(booked, j)
@@ -239,13 +104,13 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 				pending = append(pending, j)
 			}
 		}
-		links := pageLinks(respond.Under(r, collection(kind)+"/"+acc.ID+"/transactions"), r.URL.Query(), tq.filter, total)
-		links["account"] = respond.Get(respond.Under(r, collection(kind)+"/"+acc.ID))
+		links := pageLinks(respond.Under(r, resource.Collection(kind)+"/"+acc.ID+"/transactions"), r.URL.Query(), tq.filter, total)
+		links["account"] = respond.Get(respond.Under(r, resource.Collection(kind)+"/"+acc.ID))
 		accountKey, listKey := "account", "transactions"
 		if kind == store.KindCardAccount {
 			accountKey, listKey = "cardAccount", "cardTransactions"
 		}
-		writeTransactionsPage(w, accountKey, reference(acc), listKey, links, booked, pending)
+		writeTransactionsPage(w, accountKey, resource.Reference(acc), listKey, links, booked, pending)
 		return nil
 	}
 }
@@ -255,7 +120,7 @@ func (s *Server) listTransactions(kind store.AccountKind) handler {
 // maps, but with each transaction's MarshalJSON output appended as it is:
 // encoding/json re-scans every Marshaler's output to compact it, which was
 // a third of the CPU of a page of 200 transactions.
-func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, listKey string, links any, booked, pending []transactionOut) {
+func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, listKey string, links any, booked, pending []resource.Transaction) {
 	fail := func() { bgerror.New(bgerror.CodeServiceUnavailable, "the response could not be built").Write(w) }
 	head, err := json.Marshal(map[string]any{accountKey: ref})
 	if err != nil {
@@ -273,14 +138,14 @@ func writeTransactionsPage(w http.ResponseWriter, accountKey string, ref any, li
 	buf = append(buf, linksJSON...)
 	for _, part := range []struct {
 		key  string
-		list []transactionOut
+		list []resource.Transaction
 	}{{`,"booked":[`, booked}, {`,"pending":[`, pending}} {
 		buf = append(buf, part.key...)
 		for i := range part.list {
 			if i > 0 {
 				buf = append(buf, ',')
 			}
-			buf = part.list[i].appendJSON(buf)
+			buf = part.list[i].AppendJSON(buf)
 		}
 		buf = append(buf, ']')
 	}
@@ -334,20 +199,20 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 	return links
 }
 
-func (s *Server) getTransaction(kind store.AccountKind) handler {
+func (s *Service) GetTransaction(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
 			return e
 		}
-		t, err := s.cfg.Store.GetTransaction(r.Context(), acc.ID, r.PathValue("transactionId"))
+		t, err := s.Store.GetTransaction(r.Context(), acc.ID, r.PathValue("transactionId"))
 		if err != nil {
 			return s.storeError(err, "the transaction")
 		}
-		if !a.psuPresent && t.BookingDate < civildate.Today(s.cfg.Now().Add(-HistoryWithoutPSU)) {
+		if !a.psuPresent && t.BookingDate < civildate.Today(s.Now().Add(-HistoryWithoutPSU)) {
 			return bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "transactions older than 90 days need the PSU present")
 		}
-		respond.JSON(w, http.StatusOK, map[string]any{"transactionsDetails": transactionJSON(t, kind)})
+		respond.JSON(w, http.StatusOK, map[string]any{"transactionsDetails": resource.TransactionOf(t, kind)})
 		return nil
 	}
 }
