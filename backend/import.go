@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
@@ -48,7 +49,7 @@ const MaxImportBytes = 256 << 20
 // requires, and one already booked is skipped. Balances are set after the
 // transactions (importBalances): a booked balance sent is the balance
 // after the document's transactions, the booked balance the sum of the
-// booked transactions (setBalances).
+// booked transactions (ledger.SetBalances).
 // The whole document is applied in one transaction, so requests served
 // meanwhile see all of it or none, and a document with one broken rule
 // changes nothing.
@@ -307,7 +308,7 @@ type importBalances struct {
 func (im *importer) settleBalances() error {
 	for _, b := range im.balances {
 		if b.opening {
-			if err := setBalances(im.ctx, im.st, b.a, b.balances, true, im.now); err != nil {
+			if err := ledger.SetBalances(im.ctx, im.st, b.a, b.balances, true, im.now); err != nil {
 				return err
 			}
 			continue
@@ -318,7 +319,7 @@ func (im *importer) settleBalances() error {
 			if err != nil {
 				return err
 			}
-			if err := setBalances(im.ctx, im.st, b.a, b.balances, false, im.now); err != nil {
+			if err := ledger.SetBalances(im.ctx, im.st, b.a, b.balances, false, im.now); err != nil {
 				return err
 			}
 			after, err := im.st.ListBalances(im.ctx, b.a.ID)
@@ -491,7 +492,7 @@ func (im *importer) transactions(raw json.RawMessage, path string) error {
 		if err := im.st.AddTransactions(im.ctx, a.ID, fresh); err != nil {
 			return err
 		}
-		if err := moveBalances(im.ctx, im.st, a, fresh, im.now); err != nil {
+		if err := ledger.Move(im.ctx, im.st, a, fresh, im.now); err != nil {
 			return err
 		}
 		im.report.Transactions.Booked += len(fresh)

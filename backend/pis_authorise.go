@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -393,10 +394,10 @@ func (s *Server) debitRight(ctx context.Context, f *store.SCAFlow, account *stor
 		if e.CustomerID != f.CustomerID || e.AccountID != account.ID {
 			continue
 		}
-		if hasRoles(e.Roles, "REGISTER") {
+		if slices.Contains(e.Roles, "REGISTER") {
 			return nil
 		}
-		viewer = viewer || hasRoles(e.Roles, "VIEW")
+		viewer = viewer || slices.Contains(e.Roles, "VIEW")
 	}
 	if viewer {
 		return errViewOnly

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/fx"
+	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
@@ -127,14 +128,14 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		if err := tx.AddTransactions(ctx, debtor.ID, debits); err != nil {
 			return err
 		}
-		if err := moveBalances(ctx, tx, debtor, debits, s.cfg.Now()); err != nil {
+		if err := ledger.Move(ctx, tx, debtor, debits, s.cfg.Now()); err != nil {
 			return err
 		}
 		for id, txs := range credits {
 			if err := tx.AddTransactions(ctx, id, txs); err != nil {
 				return err
 			}
-			if err := moveBalances(ctx, tx, creditAccounts[id], txs, s.cfg.Now()); err != nil {
+			if err := ledger.Move(ctx, tx, creditAccounts[id], txs, s.cfg.Now()); err != nil {
 				return err
 			}
 		}

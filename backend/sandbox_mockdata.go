@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
@@ -201,7 +202,7 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 	a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
 		BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
 	balances := balancesOf(in.Balances, now)
-	if _, _, e := bookedTarget(balances, "$.balances"); e != nil {
+	if _, _, e := ledger.BookedTarget(balances, "$.balances"); e != nil {
 		return nil, "", nil, e
 	}
 	return a, in.CustomerNumber, balances, nil
@@ -227,7 +228,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 			if err := tx.CreateAccount(r.Context(), a); err != nil {
 				return err
 			}
-			return setBalances(r.Context(), tx, a, balances, true, now)
+			return ledger.SetBalances(r.Context(), tx, a, balances, true, now)
 		})
 		if errors.Is(err, store.ErrConflict) {
 			return bgerror.Format("$.iban", "an account with this IBAN or BBAN exists")
@@ -299,14 +300,14 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 		}
 		now := s.cfg.Now()
 		balances := balancesOf(in, now)
-		if _, _, e := bookedTarget(balances, "$.balances"); e != nil {
+		if _, _, e := ledger.BookedTarget(balances, "$.balances"); e != nil {
 			return e
 		}
 		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
 			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
 				return err
 			}
-			return setBalances(r.Context(), tx, a, balances, false, now)
+			return ledger.SetBalances(r.Context(), tx, a, balances, false, now)
 		})
 		if err != nil {
 			return s.storeError(err, "the balances")
@@ -376,7 +377,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 			if err := tx.AddTransactions(r.Context(), a.ID, txs); err != nil {
 				return err
 			}
-			return moveBalances(r.Context(), tx, a, txs, now)
+			return ledger.Move(r.Context(), tx, a, txs, now)
 		})
 		if err != nil {
 			return s.storeError(err, "the account")

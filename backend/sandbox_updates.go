@@ -3,6 +3,7 @@ package backend
 import (
 	"net/http"
 
+	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
@@ -88,7 +89,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 			if len(balances) == 0 {
 				return nil
 			}
-			return setBalances(r.Context(), tx, a, balances, false, s.cfg.Now())
+			return ledger.SetBalances(r.Context(), tx, a, balances, false, s.cfg.Now())
 		})
 		if err != nil {
 			return s.storeError(err, "the account")

@@ -8,6 +8,7 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"sort"
 	"strings"
 
@@ -230,7 +231,7 @@ func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice
 		}
 		var ids []string
 		for _, e := range ag.Engagements {
-			if e.CustomerID == f.CustomerID && hasRoles(e.Roles, "VIEW") {
+			if e.CustomerID == f.CustomerID && slices.Contains(e.Roles, "VIEW") {
 				ids = append(ids, e.AccountID)
 			}
 		}
@@ -267,19 +268,6 @@ func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice
 		out = append(out, accountChoice{ID: a.ID, Label: label})
 	}
 	return out, nil
-}
-
-func hasRoles(have []string, want ...string) bool {
-	for _, w := range want {
-		found := false
-		for _, h := range have {
-			found = found || h == w
-		}
-		if !found {
-			return false
-		}
-	}
-	return true
 }
 
 // scaSubmit takes one form submission of the flow.

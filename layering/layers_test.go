@@ -49,6 +49,8 @@ var rules = []rule{
 	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
 	// What every concern answers through.
 	{"backend/respond", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	// An account's balances kept with its booked transactions.
+	{"backend/ledger", append([]string{"backend/civildate", "backend/store"}, leaves...)},
 	// The resources as served, which several concerns write.
 	{"backend/resource", append([]string{"backend/money", "backend/respond", "backend/store"}, leaves...)},
 	// Concern packages: their own rules, the store, the shared answers;
@@ -138,6 +140,7 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"backend/ais", "backend"},
 		{"backend/ais", "backend/tppcontacts"},
 		{"backend/resource", "backend/ais"},
+		{"backend/ledger", "backend"},
 	} {
 		r, ok := ruleFor(tc.pkg)
 		if !ok || allowed(r, tc.pkg, tc.imp) {

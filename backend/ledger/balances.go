@@ -1,4 +1,8 @@
-package backend
+// Package ledger keeps an account's balances with its booked transactions:
+// the booked balance is their sum, and booking a transaction moves every
+// balance (issue 29, 7). Settlement, the operator's import and the
+// sandbox's mock data all book through it.
+package ledger
 
 import (
 	"context"
@@ -23,6 +27,15 @@ import (
 // adds up to the balance. A card account has no booked balance (expected
 // and authorised only, contract section 10).
 
+// Store is what the ledger reads and writes: the operations of the
+// backend's store it uses (a store.Store, or a transaction's).
+type Store interface {
+	ListBalances(ctx context.Context, accountID string) ([]store.Balance, error)
+	SetBalances(ctx context.Context, accountID string, bs []store.Balance) error
+	ListTransactions(ctx context.Context, accountID string, f store.TransactionFilter) ([]store.Transaction, int, error)
+	AddTransactions(ctx context.Context, accountID string, txs []store.Transaction) error
+}
+
 // bookedTypes are the balance types that are the sum of the booked
 // transactions.
 var bookedTypes = []string{"closingBooked", "interimBooked"}
@@ -31,10 +44,10 @@ func isBooked(balanceType string) bool {
 	return balanceType == bookedTypes[0] || balanceType == bookedTypes[1]
 }
 
-// bookedTarget is the booked balance mock data asks for: that of
+// BookedTarget is the booked balance mock data asks for: that of
 // closingBooked or interimBooked among bs (both must agree), and whether
 // one was sent. path names bs in the request body, for the error.
-func bookedTarget(bs []store.Balance, path string) (int64, bool, *bgerror.Error) {
+func BookedTarget(bs []store.Balance, path string) (int64, bool, *bgerror.Error) {
 	var target int64
 	found := -1
 	for i, b := range bs {
@@ -50,17 +63,17 @@ func bookedTarget(bs []store.Balance, path string) (int64, bool, *bgerror.Error)
 	return target, found >= 0, nil
 }
 
-// setBalances replaces account a's balances with bs, keeping its booked
+// SetBalances replaces account a's balances with bs, keeping its booked
 // balance the sum of its booked transactions: a booked balance among bs
 // books the difference as a transaction, "Opening balance" when opening
 // (the account is new), else "Balance adjustment";
 // none keeps the booked balance as it is. A card account's balances are
-// set as they are. bs has passed bookedTarget.
-func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []store.Balance, opening bool, now time.Time) error {
+// set as they are. bs has passed BookedTarget.
+func SetBalances(ctx context.Context, tx Store, a *store.Account, bs []store.Balance, opening bool, now time.Time) error {
 	if a.Kind == store.KindCardAccount {
 		return tx.SetBalances(ctx, a.ID, bs)
 	}
-	target, sent, e := bookedTarget(bs, "$.balances")
+	target, sent, e := BookedTarget(bs, "$.balances")
 	if e != nil {
 		return e
 	}
@@ -97,9 +110,9 @@ func setBalances(ctx context.Context, tx store.Store, a *store.Account, bs []sto
 }
 
 // bookedSum is the sum of account a's booked transactions: its
-// closingBooked, which setBalances and moveBalances keep equal to it, or
+// closingBooked, which SetBalances and Move keep equal to it, or
 // the transactions added up when it has none.
-func bookedSum(ctx context.Context, st store.Store, a *store.Account) (int64, error) {
+func bookedSum(ctx context.Context, st Store, a *store.Account) (int64, error) {
 	bs, err := st.ListBalances(ctx, a.ID)
 	if err != nil {
 		return 0, err
@@ -122,11 +135,11 @@ func bookedSum(ctx context.Context, st store.Store, a *store.Account) (int64, er
 	return sum, nil
 }
 
-// moveBalances adds the amounts of txs, just booked on account a, to every
+// Move adds the amounts of txs, just booked on account a, to every
 // balance of the account. An account without closingBooked gets one, the
 // sum of its booked transactions (txs included); an account without
 // balances gets closingBooked and expected (a card account: expected).
-func moveBalances(ctx context.Context, st store.Store, a *store.Account, txs []store.Transaction, now time.Time) error {
+func Move(ctx context.Context, st Store, a *store.Account, txs []store.Transaction, now time.Time) error {
 	var sum int64
 	for _, t := range txs {
 		sum += t.Amount
