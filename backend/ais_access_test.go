@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -161,7 +162,7 @@ func TestViewOnlyAccountRefusedForPayments(t *testing.T) {
 		if q := loc.Query(); q.Get("code") != "RESOURCE_UNKNOWN" || !strings.Contains(q.Get("message"), "view the account but not pay") {
 			t.Fatalf("redirect %v", q)
 		}
-		if pay, _ := h.st.GetPayment(ctx, id); pay.Status != StatusRejected {
+		if pay, _ := h.st.GetPayment(ctx, id); pay.Status != pis.StatusRejected {
 			t.Fatalf("payment %s, want RJCT", pay.Status)
 		}
 	})

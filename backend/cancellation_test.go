@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 )
 
@@ -43,7 +44,7 @@ func (h *harness) authorisedPayment(executionDate, want string) (id, self string
 	if executionDate != "" {
 		extra = `,"requestedExecutionDate":"` + executionDate + `"`
 	}
-	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "c1", body: paymentBody("42.00", kariIBAN, olaIBAN, extra)})
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "c1", body: paymentBody("42.00", kariIBAN, olaIBAN, extra)})
 	id, _ = b["paymentId"].(string)
 	if id == "" {
 		h.t.Fatalf("create: %v", b)
@@ -52,7 +53,7 @@ func (h *harness) authorisedPayment(executionDate, want string) (id, self string
 		h.t.Fatalf("authorise: %v", q)
 	}
 	h.wantStatus(id, want)
-	return id, "/v1/payments/" + DomesticProduct + "/" + id
+	return id, "/v1/payments/" + pis.DomesticProduct + "/" + id
 }
 
 func (h *harness) wantStatus(id, want string) {
@@ -74,21 +75,21 @@ func TestPaymentCancellation(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		// Awaiting SCA: the TPP cancels alone, and no cancellation
 		// authorisation exists for it.
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "c1", body: paymentBody("42.00", kariIBAN, olaIBAN, "")})
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "c1", body: paymentBody("42.00", kariIBAN, olaIBAN, "")})
 		rcvd := b["paymentId"].(string)
-		rcvdSelf := "/v1/payments/" + DomesticProduct + "/" + rcvd
+		rcvdSelf := "/v1/payments/" + pis.DomesticProduct + "/" + rcvd
 		if status, b, _ := h.call(tppCall{method: "POST", path: rcvdSelf + "/cancellation-authorisations", sid: "c1"}); status != 409 || errCode(b) != "STATUS_INVALID" {
 			t.Fatalf("cancellation authorisation of RCVD: %d %v", status, b)
 		}
 		if status, b, _ := h.call(tppCall{method: "DELETE", path: rcvdSelf, sid: "c1"}); status != 204 || b != nil {
 			t.Fatalf("DELETE RCVD: %d %v", status, b)
 		}
-		h.wantStatus(rcvd, StatusCancelled)
+		h.wantStatus(rcvd, pis.StatusCancelled)
 
 		// Authorised, future-dated: 202, a cancellation flow, the status kept.
-		id, self := h.authorisedPayment(payments.Today(h.clk.now().AddDate(0, 0, 5)), StatusPending)
+		id, self := h.authorisedPayment(payments.Today(h.clk.now().AddDate(0, 0, 5)), pis.StatusPending)
 		status, b, hdr := h.call(tppCall{method: "DELETE", path: self, sid: "c1"})
-		if status != 202 || b["transactionStatus"] != StatusPending {
+		if status != 202 || b["transactionStatus"] != pis.StatusPending {
 			t.Fatalf("DELETE PDNG: %d %v", status, b)
 		}
 		start, verbs := href(b, "startAuthorisation")
@@ -105,7 +106,7 @@ func TestPaymentCancellation(t *testing.T) {
 		if scaLink(b) == "" || !strings.HasPrefix(scaStatus, self+"/cancellation-authorisations/") || hdr.Get("Location") != "" {
 			t.Fatalf("links %v", b["_links"])
 		}
-		h.wantStatus(id, StatusPending)
+		h.wantStatus(id, pis.StatusPending)
 		if _, b, _ := h.call(tppCall{method: "GET", path: scaStatus}); b["scaStatus"] != "received" {
 			t.Fatalf("scaStatus: %v", b)
 		}
@@ -132,7 +133,7 @@ func TestPaymentCancellation(t *testing.T) {
 		if q.Get("code") != "RESOURCE_UNKNOWN" || q.Get("status") != "403" {
 			t.Fatalf("foreign PSU: %v", q)
 		}
-		h.wantStatus(id, StatusPending)
+		h.wantStatus(id, pis.StatusPending)
 
 		// The PSU declines: unchanged, the flow failed.
 		status, a, loc := h.call(tppCall{method: "POST", path: start, sid: "c1"})
@@ -143,7 +144,7 @@ func TestPaymentCancellation(t *testing.T) {
 		if q := h.cancelOnPage(scaLink(a), sandbox.KariNumber, "cancel"); q.Get("code") == "" || q.Get("psu-id") != "" {
 			t.Fatalf("decline: %v", q)
 		}
-		h.wantStatus(id, StatusPending)
+		h.wantStatus(id, pis.StatusPending)
 		if _, b, _ := h.call(tppCall{method: "GET", path: aStatus}); b["scaStatus"] != "failed" {
 			t.Fatalf("declined scaStatus: %v", b)
 		}
@@ -154,7 +155,7 @@ func TestPaymentCancellation(t *testing.T) {
 		if q := h.cancelOnPage(scaLink(a), sandbox.KariNumber, "confirm"); q.Get("psu-id") == "" || q.Get("code") != "" {
 			t.Fatalf("confirm: %v", q)
 		}
-		h.wantStatus(id, StatusCancelled)
+		h.wantStatus(id, pis.StatusCancelled)
 		if _, b, _ := h.call(tppCall{method: "GET", path: aStatus}); b["scaStatus"] != "finalised" {
 			t.Fatalf("confirmed scaStatus: %v", b)
 		}
@@ -168,16 +169,16 @@ func TestPaymentCancellation(t *testing.T) {
 
 		// Executed between the 202 and the PSU's confirmation: not
 		// cancelled, the flow fails.
-		id, self = h.authorisedPayment("", StatusAccepted)
+		id, self = h.authorisedPayment("", pis.StatusAccepted)
 		page := scaLink(b202(t, h, self))
 		if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"}); status != 200 {
 			t.Fatalf("batch run: %d %v", status, b)
 		}
-		h.wantStatus(id, StatusSettled)
+		h.wantStatus(id, pis.StatusSettled)
 		if q := h.cancelOnPage(page, sandbox.KariNumber, "confirm"); q.Get("code") != "STATUS_INVALID" || q.Get("status") != "409" {
 			t.Fatalf("confirm after execution: %v", q)
 		}
-		h.wantStatus(id, StatusSettled)
+		h.wantStatus(id, pis.StatusSettled)
 		if status, b, _ := h.call(tppCall{method: "DELETE", path: self, sid: "c1"}); status != 409 || errCode(b) != "STATUS_INVALID" {
 			t.Fatalf("DELETE ACSC: %d %v", status, b)
 		}
@@ -192,15 +193,4 @@ func b202(t *testing.T, h *harness, self string) map[string]any {
 		t.Fatalf("DELETE: %d %v", status, b)
 	}
 	return b
-}
-
-func TestNeedsCancellationSCA(t *testing.T) {
-	for status, want := range map[string]bool{
-		StatusReceived: false, StatusAccepted: true, StatusPending: true, StatusAcceptedCustomerProfile: true, StatusHold: true,
-		StatusSettlementInProcess: false, StatusSettled: false, StatusRejected: false, StatusCancelled: false,
-	} {
-		if got := needsCancellationSCA(status); got != want {
-			t.Errorf("%s: %v, want %v", status, got, want)
-		}
-	}
 }

@@ -9,7 +9,8 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// flows is the SCA as the concern packages start and read it (ais.Flows).
+// flows is the SCA as the concern packages start and read it (ais.Flows,
+// pis.Flows).
 type flows struct{ s *Server }
 
 func (f flows) Start(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
@@ -19,6 +20,12 @@ func (f flows) Start(ctx context.Context, r *http.Request, c *tppcontext.Context
 func (f flows) Required(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
 	return f.s.scaRequired(ctx, r, c, code, text)
 }
+
+func (f flows) New(r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
+	return f.s.newFlow(r, c, purpose, resourceID, anySession)
+}
+
+func (f flows) Started() { f.s.observeSCA(SCAStarted, "") }
 
 func (flows) Href(r *http.Request, id string) string { return scaHref(r, id) }
 

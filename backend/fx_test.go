@@ -8,6 +8,7 @@ import (
 
 	"github.com/obgw/obgw/backend/bankaccount"
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -109,7 +110,7 @@ func TestNoCurrencyConversion(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		_, before, closing := h.booked(kariIBAN)
 		p := h.payAndSettle("cross-border-credit-transfers", crossBorderBody("JPY", "5000", kariIBAN), sandbox.KariNumber)
-		if p.Status != StatusSettled {
+		if p.Status != pis.StatusSettled {
 			t.Fatalf("payment %s", p.Status)
 		}
 		tx, d := h.newBooking(kariIBAN, before)
@@ -145,7 +146,7 @@ func TestNoCurrencyConversionFundsInAccountCurrency(t *testing.T) {
 			t.Fatal(err)
 		}
 		p := h.payAndSettle("cross-border-credit-transfers", crossBorderBody("JPY", "100000", kariIBAN), sandbox.KariNumber)
-		if p.Status != StatusAcceptedCustomerProfile || p.FundsAvailable != "false" {
+		if p.Status != pis.StatusAcceptedCustomerProfile || p.FundsAvailable != "false" {
 			t.Fatalf("JPY 100000 from NOK 1000.00: %s, fundsAvailable %q", p.Status, p.FundsAvailable)
 		}
 	})
@@ -173,8 +174,8 @@ func TestNoCurrencyConversionCreditOwnAccount(t *testing.T) {
 		}
 		_, kariBefore, _ := h.booked(kariIBAN)
 		_, eurBefore, _ := h.booked(eur.IBAN)
-		p := h.payAndSettle(DomesticProduct, paymentBody("1000.00", kariIBAN, eur.IBAN, `,"endToEndIdentification":"e2e-42"`), sandbox.KariNumber)
-		if p.Status != StatusSettled {
+		p := h.payAndSettle(pis.DomesticProduct, paymentBody("1000.00", kariIBAN, eur.IBAN, `,"endToEndIdentification":"e2e-42"`), sandbox.KariNumber)
+		if p.Status != pis.StatusSettled {
 			t.Fatalf("payment %s", p.Status)
 		}
 		credit, d := h.newBooking(eur.IBAN, eurBefore)
@@ -206,6 +207,6 @@ func TestNoCurrencyConversionUnknownRate(t *testing.T) {
 		if q.Get("code") != "PAYMENT_FAILED" || q.Get("psu-id") != "" {
 			t.Fatalf("redirect %v", q)
 		}
-		h.wantStatus(id, StatusRejected)
+		h.wantStatus(id, pis.StatusRejected)
 	})
 }

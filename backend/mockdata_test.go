@@ -11,6 +11,7 @@ import (
 
 	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/money"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
@@ -275,8 +276,8 @@ func TestInitializeInvalidates(t *testing.T) {
 		_, b, _ = h.call(tppCall{method: "GET", path: "/v1/accounts", sid: "s4", psuPresent: true})
 		sealedLink := scaLink(b)
 		h.browser().open(sealedLink)
-		_, payment := h.authorisedPayment("", StatusAccepted)
-		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "s2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+		_, payment := h.authorisedPayment("", pis.StatusAccepted)
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "s2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "s2", psuID: basketPSU, psuPresent: true, body: `{"paymentIds":["` + b["paymentId"].(string) + `"]}`})
 		basket := "/v1/signing-baskets/" + b["basketId"].(string)
 		if status, b, _ := h.call(tppCall{method: "PUT", path: "/v1/tpp-contacts", body: `{"emailAddresses":["drift@tpp.example"]}`}); status != 200 {

@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 )
 
@@ -23,7 +24,7 @@ func TestOpenAPITour(t *testing.T) {
 		return b
 	}
 	tomorrow := h.clk.now().AddDate(0, 0, 1).Format(time.DateOnly)
-	instant := "/" + InstantProduct
+	instant := "/" + pis.InstantProduct
 	for _, tc := range []struct{ base, body string }{
 		{"/v1/periodic-payments", paymentBody("7.00", kariIBAN, olaIBAN, `,"startDate":"`+tomorrow+
 			`","endDate":"`+h.clk.now().AddDate(1, 0, 0).Format(time.DateOnly)+`","frequency":"Monthly","executionRule":"following","dayOfExecution":"1"`)},
@@ -42,7 +43,7 @@ func TestOpenAPITour(t *testing.T) {
 		if q := h.authorise(scaLink(b), sandbox.KariNumber); q.Get("psu-id") == "" {
 			t.Fatalf("%s: authorisation %v", tc.base, q)
 		}
-		if b := expect(tppCall{method: "GET", path: self + "/status", sid: "tour"}, 200); b["transactionStatus"] != StatusPending {
+		if b := expect(tppCall{method: "GET", path: self + "/status", sid: "tour"}, 200); b["transactionStatus"] != pis.StatusPending {
 			t.Fatalf("%s: authorised for tomorrow: %v", tc.base, b)
 		}
 		expect(tppCall{method: "POST", path: self + "/authorisations", sid: "tour"}, 409)

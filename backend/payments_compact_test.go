@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 )
 
@@ -24,7 +25,7 @@ func TestPaymentBodyKeptCompact(t *testing.T) {
 		padded := lead + inner
 		ids := map[string]string{}
 		for name, body := range map[string]string{"plain": plain, "padded": padded} {
-			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "c-" + name, body: body})
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "c-" + name, body: body})
 			if status != 201 {
 				t.Fatalf("POST %s: %d %v", name, status, b)
 			}
@@ -42,7 +43,7 @@ func TestPaymentBodyKeptCompact(t *testing.T) {
 			t.Errorf("stored body is %d bytes, want the %d of %s (the %d bytes sent, compacted)", len(p.Body), len(served), served, len(padded))
 		}
 		read := func(id string) map[string]any {
-			status, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + InstantProduct + "/" + id})
+			status, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + pis.InstantProduct + "/" + id})
 			if status != 200 {
 				t.Fatalf("GET %s: %d %v", id, status, b)
 			}
@@ -55,9 +56,9 @@ func TestPaymentBodyKeptCompact(t *testing.T) {
 			t.Errorf("padded payment reads back as %s, want %s", g, w)
 		}
 		// Authorised from what was stored.
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct + "/" + ids["padded"] + "/authorisations", sid: "c-padded"})
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct + "/" + ids["padded"] + "/authorisations", sid: "c-padded"})
 		h.authorise(scaLink(b), sandbox.KariNumber)
-		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + InstantProduct + "/" + ids["padded"] + "/status"}); b["transactionStatus"] != "ACSC" {
+		if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + pis.InstantProduct + "/" + ids["padded"] + "/status"}); b["transactionStatus"] != "ACSC" {
 			t.Errorf("after SCA: %v, want ACSC", b)
 		}
 	})

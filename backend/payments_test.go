@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/bankaccount"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -139,14 +140,14 @@ func TestPaymentFundsAndOwnership(t *testing.T) {
 		t.Fatalf("no funds: %+v", p)
 	}
 	// Instant between own accounts settles at SCA.
-	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "p2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 	id = b["paymentId"].(string)
 	h.authorise(scaLink(b), sandbox.KariNumber)
-	if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + InstantProduct + "/" + id + "/status"}); b["transactionStatus"] != "ACSC" {
+	if _, b, _ := h.call(tppCall{method: "GET", path: "/v1/payments/" + pis.InstantProduct + "/" + id + "/status"}); b["transactionStatus"] != "ACSC" {
 		t.Fatalf("instant: %v", b)
 	}
 	// Kari cannot pay from Ola's account: failure redirect, payment rejected.
-	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p3", body: paymentBody("10.00", olaIBAN, kariIBAN, "")})
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "p3", body: paymentBody("10.00", olaIBAN, kariIBAN, "")})
 	id = b["paymentId"].(string)
 	q := h.authorise(scaLink(b), sandbox.KariNumber)
 	if q.Get("code") == "" || q.Get("status") == "" {
@@ -156,16 +157,16 @@ func TestPaymentFundsAndOwnership(t *testing.T) {
 		t.Fatalf("foreign debtor: %+v", p)
 	}
 	// Cancel before SCA.
-	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p4", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "p4", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 	id = b["paymentId"].(string)
-	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/payments/" + InstantProduct + "/" + id}); status != 204 {
+	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/payments/" + pis.InstantProduct + "/" + id}); status != 204 {
 		t.Fatalf("cancel: %d", status)
 	}
 	if p, _ := h.st.GetPayment(context.Background(), id); p.Status != "CANC" {
 		t.Fatalf("cancelled: %+v", p)
 	}
 	// Fee information.
-	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct + "/fee-information", body: paymentBody("10.00", kariIBAN, olaIBAN, "")}); status != 200 || b["transactionFees"] == nil {
+	if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct + "/fee-information", body: paymentBody("10.00", kariIBAN, olaIBAN, "")}); status != 200 || b["transactionFees"] == nil {
 		t.Fatalf("fee: %d %v", status, b)
 	}
 }
@@ -174,7 +175,7 @@ func TestSigningBasket(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		var ids []string
 		for i := 0; i < 2; i++ {
-			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 			ids = append(ids, b["paymentId"].(string))
 		}
 		list := `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`
@@ -196,7 +197,7 @@ func TestSigningBasket(t *testing.T) {
 		_, pb, _ := h.call(tppCall{method: "POST", path: "/v1/periodic-payments/domestic-norway-credit-transfers", sid: "b",
 			body: strings.TrimSuffix(paymentBody("5.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"` + h.clk.now().AddDate(0, 0, 1).Format("2006-01-02") + `","frequency":"Monthly"}`})
 		periodic, _ := pb["paymentId"].(string)
-		_, fresh, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		_, fresh, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 		freshID := fresh["paymentId"].(string)
 		many := make([]string, 11)
 		for i := range many {
@@ -288,8 +289,8 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p.Status, p.CustomerID, p.DebtorAccountID = StatusAccepted, rik.ID, debtorID
-			if err := h.st.UpdatePayment(ctx, p, StatusReceived); err != nil {
+			p.Status, p.CustomerID, p.DebtorAccountID = pis.StatusAccepted, rik.ID, debtorID
+			if err := h.st.UpdatePayment(ctx, p, pis.StatusReceived); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -299,7 +300,7 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				if _, _, err := srv.BatchRun(ctx, ""); err != nil {
+				if _, _, err := srv.pis.BatchRun(ctx, ""); err != nil {
 					t.Error(err)
 				}
 			}()
@@ -319,7 +320,7 @@ func TestConcurrentBatchRunsNeverOverdraw(t *testing.T) {
 		due, _ := h.st.ListPaymentsDue(ctx, "2999-01-01", "")
 		var waiting int
 		for _, p := range due {
-			if p.Status == StatusAcceptedCustomerProfile && p.FundsAvailable == "false" {
+			if p.Status == pis.StatusAcceptedCustomerProfile && p.FundsAvailable == "false" {
 				waiting++
 			}
 		}
@@ -409,7 +410,7 @@ func TestInstantPaymentWithoutFunds(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		h.noFundsCustomer()
 		before := h.balance(tomIBAN)
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "p1", body: paymentBody("100.00", tomIBAN, olaIBAN, "")})
 		id, _ := b["paymentId"].(string)
 		if id == "" {
 			t.Fatalf("create: %v", b)
@@ -419,7 +420,7 @@ func TestInstantPaymentWithoutFunds(t *testing.T) {
 			t.Fatalf("redirect after an instant payment without funds: %v", q)
 		}
 		p, err := h.st.GetPayment(context.Background(), id)
-		if err != nil || p.Status != StatusRejected || p.FundsAvailable != "false" {
+		if err != nil || p.Status != pis.StatusRejected || p.FundsAvailable != "false" {
 			t.Fatalf("payment: %+v %v", p, err)
 		}
 		if h.balance(tomIBAN) != before {

@@ -7,41 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
-
-// TestBasketWorstCaseEveryPair (issue 14, 6): the basket's status for
-// every pair of payment statuses: RJCT when either was rejected or
-// cancelled, RCVD while none is authorised, PATC for authorised with
-// awaiting, ACTC when both are authorised.
-func TestBasketWorstCaseEveryPair(t *testing.T) {
-	class := map[string]string{
-		StatusReceived: "awaiting", StatusRejected: "rejected", StatusCancelled: "rejected",
-		StatusAccepted: "authorised", StatusPending: "authorised", StatusAcceptedCustomerProfile: "authorised",
-		StatusSettlementInProcess: "authorised", StatusSettled: "authorised", StatusHold: "authorised",
-	}
-	want := map[[2]string]string{
-		{"awaiting", "awaiting"}: "RCVD", {"awaiting", "authorised"}: "PATC", {"authorised", "authorised"}: "ACTC",
-		{"rejected", "awaiting"}: "RJCT", {"rejected", "authorised"}: "RJCT", {"rejected", "rejected"}: "RJCT",
-	}
-	for a, ca := range class {
-		for b, cb := range class {
-			w, ok := want[[2]string{ca, cb}]
-			if !ok {
-				w = want[[2]string{cb, ca}]
-			}
-			got := basketStatus(&store.Basket{Status: basketReceived}, []*store.Payment{{Status: a}, {Status: b}})
-			if got != w {
-				t.Errorf("%s + %s: %s, want %s", a, b, got, w)
-			}
-		}
-	}
-	if got := basketStatus(&store.Basket{Status: basketReceived}, []*store.Payment{{Status: StatusAccepted}}); got != "ACTC" {
-		t.Errorf("one authorised payment: %s", got)
-	}
-}
 
 // TestBasketCancelledReportsRJCT (issue 14, 5): a basket the TPP deleted
 // reports RJCT (the description allows RCVD, ACTC, PATC, RJCT); its
@@ -50,7 +20,7 @@ func TestBasketCancelledReportsRJCT(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		var ids []string
 		for range 2 {
-			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 			ids = append(ids, b["paymentId"].(string))
 		}
 		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/signing-baskets", sid: "b", psuID: basketPSU, psuPresent: true, body: `{"paymentIds":["` + strings.Join(ids, `","`) + `"]}`})
@@ -67,7 +37,7 @@ func TestBasketCancelledReportsRJCT(t *testing.T) {
 			t.Fatalf("authorising a deleted basket: %d %v", status, b)
 		}
 		for _, id := range ids {
-			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != pis.StatusReceived {
 				t.Fatalf("payment %s of the deleted basket: %s, want RCVD", id, p.Status)
 			}
 		}
@@ -83,7 +53,7 @@ const basketPSU = "3f0c5e1a-7b7d-4c43-9a1e-2b8e6f3d9c10"
 // basket creation; each missing one is named.
 func TestBasketCreationRequiresPSUHeaders(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "b", body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 		list := `{"paymentIds":["` + b["paymentId"].(string) + `"]}`
 		for _, tc := range []struct {
 			call tppCall
@@ -124,7 +94,7 @@ func TestBasketAuthorisesAllOrNothing(t *testing.T) {
 		} {
 			t.Run(tc.name, func(t *testing.T) {
 				before := h.balance(kariIBAN)
-				ids, self, _ := basketOf(t, h, InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), tc.second)
+				ids, self, _ := basketOf(t, h, pis.InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), tc.second)
 				status, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"})
 				if status != 201 {
 					t.Fatalf("basket authorisation: %d %v", status, b)
@@ -135,7 +105,7 @@ func TestBasketAuthorisesAllOrNothing(t *testing.T) {
 				}
 				for _, id := range ids {
 					p, err := h.st.GetPayment(context.Background(), id)
-					if err != nil || p.Status != StatusRejected {
+					if err != nil || p.Status != pis.StatusRejected {
 						t.Fatalf("payment %s of the failed basket: %v %v, want RJCT", id, p, err)
 					}
 				}
@@ -180,13 +150,13 @@ func TestBasketPartlyExecutedSaysSo(t *testing.T) {
 		main := h.srv
 		h.srv = rich
 		defer func() { h.srv = main }()
-		ids, self, _ := basketOf(t, h, InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), paymentBody("99999999.00", kariIBAN, olaIBAN, ""))
+		ids, self, _ := basketOf(t, h, pis.InstantProduct, paymentBody("5.00", kariIBAN, olaIBAN, ""), paymentBody("99999999.00", kariIBAN, olaIBAN, ""))
 		_, b, _ := h.call(tppCall{method: "POST", path: self + "/authorisations"})
 		q := h.authorise(scaLink(b), sandbox.KariNumber)
 		if q.Get("code") != "PAYMENT_FAILED" || !strings.Contains(q.Get("message"), "were authorised, but an instant payment could not be executed") {
 			t.Fatalf("the redirect: %v", q)
 		}
-		want := []struct{ status, funds string }{{StatusSettled, "true"}, {StatusRejected, "false"}}
+		want := []struct{ status, funds string }{{pis.StatusSettled, "true"}, {pis.StatusRejected, "false"}}
 		for i, id := range ids {
 			p, err := h.st.GetPayment(context.Background(), id)
 			if err != nil || p.Status != want[i].status || p.FundsAvailable != want[i].funds {
@@ -229,7 +199,7 @@ func basketOf(t *testing.T, h *harness, product string, bodies ...string) (ids [
 // RJCT.
 func TestDeletedBasketStaysDeleted(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		ids, self, created := basketOf(t, h, InstantProduct)
+		ids, self, created := basketOf(t, h, pis.InstantProduct)
 		link := scaLink(created)
 		if status, _, _ := h.call(tppCall{method: "DELETE", path: self}); status != 204 {
 			t.Fatalf("delete: %d", status)
@@ -239,7 +209,7 @@ func TestDeletedBasketStaysDeleted(t *testing.T) {
 			t.Fatalf("the deleted basket's link: %d %v", status, loc)
 		}
 		for _, id := range ids {
-			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != pis.StatusReceived {
 				t.Fatalf("payment %s of the deleted basket: %s, want RCVD", id, p.Status)
 			}
 		}
@@ -274,7 +244,7 @@ func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
 			t.Fatalf("the PATC basket's SCA: %v", q)
 		}
 		for _, id := range ids {
-			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusAccepted {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != pis.StatusAccepted {
 				t.Fatalf("payment %s: %s, want ACTC", id, p.Status)
 			}
 		}
@@ -289,7 +259,7 @@ func TestPartlyAuthorisedBasketCompletes(t *testing.T) {
 // a read of the basket lists its payments as well.
 func TestBasketCreationAnswerAsDescribed(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		_, self, b := basketOf(t, h, InstantProduct)
+		_, self, b := basketOf(t, h, pis.InstantProduct)
 		if len(b) != 3 || b["basketId"] == nil || b["transactionStatus"] != "RCVD" || b["_links"] == nil {
 			t.Fatalf("creation: %v", b)
 		}
@@ -318,13 +288,13 @@ func TestBasketStoreFailureLeavesPaymentsAwaiting(t *testing.T) {
 		main := h.srv
 		h.srv = down
 		defer func() { h.srv = main }()
-		ids, _, created := basketOf(t, h, InstantProduct)
+		ids, _, created := basketOf(t, h, pis.InstantProduct)
 		link := scaLink(created)
 		if q := h.authorise(link, sandbox.KariNumber); q.Get("code") != "SERVICE_UNAVAILABLE" {
 			t.Fatalf("the redirect: %v", q)
 		}
 		for _, id := range ids {
-			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != StatusReceived {
+			if p, _ := h.st.GetPayment(context.Background(), id); p.Status != pis.StatusReceived {
 				t.Fatalf("payment %s after a store failure: %s, want RCVD", id, p.Status)
 			}
 		}

@@ -12,14 +12,15 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/payments"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
 
 // TestInstructionRoundTrip: what is stored of a parsed payment of each
-// kind reads back as the same typed value; a payment without one is not
-// acted on (its body is never parsed again).
+// kind reads back as the same typed value (pis's TestNoInstructionNoAct:
+// a payment without one is not acted on).
 func TestInstructionRoundTrip(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	bulk := `{"debtorAccount":{"iban":"` + kariIBAN + `"},"payments":[` +
@@ -27,16 +28,16 @@ func TestInstructionRoundTrip(t *testing.T) {
 		`{"instructedAmount":{"currency":"NOK","amount":"2.00"},"creditorAccount":{"iban":"` + olaIBAN + `"},"creditorName":"B","endToEndIdentification":"e2e"}]}`
 	periodic := strings.TrimSuffix(paymentBody("3.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"2027-01-01","frequency":"Monthly"}`
 	for _, tc := range []struct{ kind, product, body string }{
-		{store.PaymentSingle, DomesticProduct, paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag","requestedExecutionDate":"2027-01-15"`)},
-		{store.PaymentBulk, DomesticProduct, bulk},
-		{store.PaymentPeriodic, DomesticProduct, periodic},
+		{store.PaymentSingle, pis.DomesticProduct, paymentBody("150.00", kariIBAN, olaIBAN, `,"remittanceInformationUnstructured":"Middag","requestedExecutionDate":"2027-01-15"`)},
+		{store.PaymentBulk, pis.DomesticProduct, bulk},
+		{store.PaymentPeriodic, pis.DomesticProduct, periodic},
 	} {
 		in, errs := payments.Parse(tc.kind, tc.product, []byte(tc.body), "2026-11-25")
 		if len(errs) > 0 {
 			t.Fatalf("%s: %v", tc.kind, errs)
 		}
 		p := &store.Payment{TPP: testTPP, RequestID: tc.kind, Kind: tc.kind, Product: tc.product, Amount: in.Amount.Minor, Currency: in.Amount.Currency,
-			ExecutionDate: in.Date, Body: json.RawMessage(tc.body), Status: StatusReceived, Instruction: in}
+			ExecutionDate: in.Date, Body: json.RawMessage(tc.body), Status: pis.StatusReceived, Instruction: in}
 		if err := h.st.CreatePayment(context.Background(), p); err != nil {
 			t.Fatal(err)
 		}
@@ -44,13 +45,9 @@ func TestInstructionRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		back, err := instructionOf(stored)
-		if err != nil || !reflect.DeepEqual(*back, in) {
-			t.Fatalf("%s: read back %+v %v, want %+v", tc.kind, back, err, in)
+		if !reflect.DeepEqual(stored.Instruction, in) {
+			t.Fatalf("%s: read back %+v, want %+v", tc.kind, stored.Instruction, in)
 		}
-	}
-	if _, err := instructionOf(&store.Payment{ID: "old", Body: json.RawMessage(`{}`)}); err == nil {
-		t.Fatal("a payment without an instruction is acted on")
 	}
 }
 
@@ -96,7 +93,7 @@ func TestPaymentParsedOnce(t *testing.T) {
 			t.Fatalf("authorisation: %d %s", resp.StatusCode, loc)
 		}
 		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
-		if got, err := h.st.GetPayment(context.Background(), id); err != nil || got.Status != StatusSettled {
+		if got, err := h.st.GetPayment(context.Background(), id); err != nil || got.Status != pis.StatusSettled {
 			t.Fatalf("after the batch run: %+v %v", got, err)
 		}
 	})
@@ -109,15 +106,15 @@ func TestPaymentParsedOnce(t *testing.T) {
 func TestReusedRequestIDAnotherPayment(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		id := "7c3c1d2e-9b7a-4e55-8f0e-1a2b3c4d5e6f"
-		status, first, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		status, first, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 		if status != 201 {
 			t.Fatalf("first: %d %v", status, first)
 		}
-		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("500.00", kariIBAN, olaIBAN, "")})
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, requestID: id, body: paymentBody("500.00", kariIBAN, olaIBAN, "")})
 		if status != 400 || errCode(b) != "FORMAT_ERROR" || !strings.Contains(fmt.Sprint(b), "X-Request-ID") {
 			t.Fatalf("another body under the same X-Request-ID: %d %v", status, b)
 		}
-		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
+		status, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, requestID: id, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 		if status != 201 || b["paymentId"] != first["paymentId"] {
 			t.Fatalf("a retry: %d %v", status, b)
 		}
@@ -129,7 +126,7 @@ func TestReusedRequestIDAnotherPayment(t *testing.T) {
 // header; nothing is stored.
 func TestInitiationNeedsPSUAddress(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		for _, path := range []string{"/v1/payments/" + InstantProduct, "/v1/payments/" + DomesticProduct} {
+		for _, path := range []string{"/v1/payments/" + pis.InstantProduct, "/v1/payments/" + pis.DomesticProduct} {
 			status, b, _ := h.call(tppCall{method: "POST", path: path, psuAbsent: true, body: paymentBody("5.00", kariIBAN, olaIBAN, "")})
 			msgs, _ := b["tppMessages"].([]any)
 			if status != 400 || errCode(b) != "FORMAT_ERROR" || len(msgs) != 1 || msgs[0].(map[string]any)["path"] != "PSU-IP-Address" {
@@ -171,7 +168,7 @@ func (c reads) Atomically(ctx context.Context, fn func(store.Store) error) error
 // the lock) and the creditor once, and settles it.
 func TestExecuteReadsOnce(t *testing.T) {
 	h := newHarness(t, "sqlite")
-	id, _ := h.authorisedPayment(h.clk.now().AddDate(0, 0, 7).Format(time.DateOnly), StatusPending)
+	id, _ := h.authorisedPayment(h.clk.now().AddDate(0, 0, 7).Format(time.DateOnly), pis.StatusPending)
 	ctx := context.Background()
 	p, err := h.st.GetPayment(ctx, id)
 	if err != nil {
@@ -180,7 +177,7 @@ func TestExecuteReadsOnce(t *testing.T) {
 	r := reads{h.st, new(atomic.Int64), new(atomic.Int64), new(atomic.Int64)}
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
 	s := New(Config{Store: r, Tokens: ver, Sandbox: true, Now: h.clk.now})
-	settled, err := s.execute(ctx, p, false)
+	settled, err := s.pis.Execute(ctx, p, false)
 	if err != nil || !settled {
 		t.Fatalf("execute: %v %v", settled, err)
 	}

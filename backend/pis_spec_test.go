@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -31,7 +32,7 @@ func TestBookedTransactionOmitsEmptyEndToEndIdentification(t *testing.T) {
 		} {
 			_, kari, _ := h.booked(kariIBAN)
 			_, ola, _ := h.booked(olaIBAN)
-			if p := h.payAndSettle(DomesticProduct, paymentBody("12.00", kariIBAN, olaIBAN, tc.extra), sandbox.KariNumber); p.Status != StatusSettled {
+			if p := h.payAndSettle(pis.DomesticProduct, paymentBody("12.00", kariIBAN, olaIBAN, tc.extra), sandbox.KariNumber); p.Status != pis.StatusSettled {
 				t.Fatalf("payment %s", p.Status)
 			}
 			for iban, before := range map[string]map[string]store.Transaction{kariIBAN: kari, olaIBAN: ola} {
@@ -56,7 +57,7 @@ func TestBookedTransactionOmitsEmptyEndToEndIdentification(t *testing.T) {
 // the 404 "no such payment" of a payment named fee-information.
 func TestFeeInformationOnlyPost(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
-		path := "/v1/payments/" + InstantProduct + "/fee-information"
+		path := "/v1/payments/" + pis.InstantProduct + "/fee-information"
 		for _, m := range []string{"GET", "DELETE", "PUT"} {
 			status, b, hdr := h.call(tppCall{method: m, path: path})
 			if status != 405 || errCode(b) != "SERVICE_INVALID" {
@@ -79,7 +80,7 @@ func TestMonthsOfExecutionAllTwelve(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		start := h.clk.now().AddDate(0, 0, 1).Format("2006-01-02")
 		base := strings.TrimSuffix(paymentBody("5.00", kariIBAN, olaIBAN, ""), "}") + `,"startDate":"` + start + `","frequency":"MonthlyVariable","monthsOfExecution":`
-		path := "/v1/periodic-payments/" + DomesticProduct
+		path := "/v1/periodic-payments/" + pis.DomesticProduct
 		status, b, _ := h.call(tppCall{method: "POST", path: path, sid: "m", body: base + `["1","2","3","4","5","6","7","8","9","10","11","12"]}`})
 		msgs, _ := b["tppMessages"].([]any)
 		if status != 400 || errCode(b) != "FORMAT_ERROR" || len(msgs) != 1 {
@@ -104,7 +105,7 @@ func TestKIDBookedStructured(t *testing.T) {
 		_, kari, _ := h.booked(kariIBAN)
 		_, ola, _ := h.booked(olaIBAN)
 		extra := `,"remittanceInformationStructured":{"reference":"12345678903","referenceType":"KID"}`
-		if p := h.payAndSettle(DomesticProduct, paymentBody("12.00", kariIBAN, olaIBAN, extra), sandbox.KariNumber); p.Status != StatusSettled {
+		if p := h.payAndSettle(pis.DomesticProduct, paymentBody("12.00", kariIBAN, olaIBAN, extra), sandbox.KariNumber); p.Status != pis.StatusSettled {
 			t.Fatalf("payment %s", p.Status)
 		}
 		for iban, before := range map[string]map[string]store.Transaction{kariIBAN: kari, olaIBAN: ola} {

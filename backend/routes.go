@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/tppcontacts"
@@ -47,26 +48,26 @@ func (s *Server) routes() {
 	}
 	m.Handle("GET /v1/agreements", aisp(s.ais.ListAgreements))
 
-	// Payment initiation (pis_*.go) and the PSU of a PISP (user.go).
-	m.Handle("GET /v1/user", pisp(s.getUser))
-	m.Handle("POST /v1/payments/"+InstantProduct+"/fee-information", pisp(s.feeInformation))
-	m.Handle("GET /v1/payments/"+InstantProduct+"/fee-information", pisp(feeInformationPostOnly))
-	m.Handle("DELETE /v1/payments/"+InstantProduct+"/fee-information", pisp(feeInformationPostOnly))
-	for kind, base := range paymentBase {
-		m.Handle("POST "+base+"/{product}", pisp(s.createPayment(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}", pisp(s.getPayment(kind, false)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/status", pisp(s.getPayment(kind, true)))
-		m.Handle("DELETE "+base+"/{product}/{paymentId}", pisp(s.cancelPayment(kind)))
-		m.Handle("POST "+base+"/{product}/{paymentId}/authorisations", pisp(s.startPaymentAuthorisation(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", pisp(s.getAuthorisation(kind, store.PurposePayment, "authorisationId")))
-		m.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", pisp(s.startCancellationAuthorisation(kind)))
-		m.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", pisp(s.getAuthorisation(kind, store.PurposeCancellation, "cancellationId")))
+	// Payment initiation and the PSU of a PISP (backend/pis).
+	m.Handle("GET /v1/user", pisp(s.pis.GetUser))
+	m.Handle("POST /v1/payments/"+pis.InstantProduct+"/fee-information", pisp(s.pis.FeeInformation))
+	m.Handle("GET /v1/payments/"+pis.InstantProduct+"/fee-information", pisp(pis.FeeInformationPostOnly))
+	m.Handle("DELETE /v1/payments/"+pis.InstantProduct+"/fee-information", pisp(pis.FeeInformationPostOnly))
+	for kind, base := range pis.Base {
+		m.Handle("POST "+base+"/{product}", pisp(s.pis.CreatePayment(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}", pisp(s.pis.GetPayment(kind, false)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/status", pisp(s.pis.GetPayment(kind, true)))
+		m.Handle("DELETE "+base+"/{product}/{paymentId}", pisp(s.pis.CancelPayment(kind)))
+		m.Handle("POST "+base+"/{product}/{paymentId}/authorisations", pisp(s.pis.StartPaymentAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/authorisations/{authorisationId}", pisp(s.pis.GetAuthorisation(kind, store.PurposePayment, "authorisationId")))
+		m.Handle("POST "+base+"/{product}/{paymentId}/cancellation-authorisations", pisp(s.pis.StartCancellationAuthorisation(kind)))
+		m.Handle("GET "+base+"/{product}/{paymentId}/cancellation-authorisations/{cancellationId}", pisp(s.pis.GetAuthorisation(kind, store.PurposeCancellation, "cancellationId")))
 	}
-	m.Handle("POST /v1/signing-baskets", pisp(s.createBasket))
-	m.Handle("GET /v1/signing-baskets/{basketId}", pisp(s.getBasket(false)))
-	m.Handle("GET /v1/signing-baskets/{basketId}/status", pisp(s.getBasket(true)))
-	m.Handle("DELETE /v1/signing-baskets/{basketId}", pisp(s.deleteBasket))
-	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pisp(s.startBasketAuthorisation))
+	m.Handle("POST /v1/signing-baskets", pisp(s.pis.CreateBasket))
+	m.Handle("GET /v1/signing-baskets/{basketId}", pisp(s.pis.GetBasket(false)))
+	m.Handle("GET /v1/signing-baskets/{basketId}/status", pisp(s.pis.GetBasket(true)))
+	m.Handle("DELETE /v1/signing-baskets/{basketId}", pisp(s.pis.DeleteBasket))
+	m.Handle("POST /v1/signing-baskets/{basketId}/authorisations", pisp(s.pis.StartBasketAuthorisation))
 
 	// TPP contact registration (backend/tppcontacts, a concern package of
 	// its own: tppcontacts.API). The route's policy
@@ -98,12 +99,12 @@ func (s *Server) routes() {
 		m.Handle("GET /v1/sandbox/agreements", verified(s.listMockAgreements))
 		m.Handle("POST /v1/sandbox/agreements", verified(s.createMockAgreement))
 		m.Handle("GET /v1/sandbox/agreements/{agreementId}", verified(s.getMockAgreement))
-		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.runBatch))
+		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.pis.RunBatch))
 		m.Handle("POST /v1/sandbox/consents/{consentId}/revoke", verified(s.revokeConsent))
 		m.Handle("GET /v1/sandbox/psu-consents", verified(s.psuConsentsLink))
-		m.Handle("POST /v1/sandbox/payments/{paymentId}/hold", verified(s.holdPayment(moveHold, StatusHold)))
-		m.Handle("POST /v1/sandbox/payments/{paymentId}/release", verified(s.holdPayment(moveRelease, "")))
-		m.Handle("POST /v1/sandbox/payments/{paymentId}/stop", verified(s.holdPayment(moveStop, StatusCancelled)))
+		m.Handle("POST /v1/sandbox/payments/{paymentId}/hold", verified(s.pis.Hold()))
+		m.Handle("POST /v1/sandbox/payments/{paymentId}/release", verified(s.pis.Release()))
+		m.Handle("POST /v1/sandbox/payments/{paymentId}/stop", verified(s.pis.Stop()))
 	}
 
 	// The PSU-facing SCA page (sca_*.go): no context token; the flow is
@@ -211,13 +212,6 @@ func (p *statusProbe) Header() http.Header {
 func (p *statusProbe) Write(b []byte) (int, error) { return len(b), nil }
 
 func (p *statusProbe) WriteHeader(s int) { p.status = s }
-
-// paymentBase is the path of each payment kind.
-var paymentBase = map[string]string{
-	store.PaymentSingle:   "/v1/payments",
-	store.PaymentPeriodic: "/v1/periodic-payments",
-	store.PaymentBulk:     "/v1/bulk-payments",
-}
 
 // psd2Role admits only a TPP to which the certificate and the register
 // both grant at least one PSD2 role: the gateway checks that on routes

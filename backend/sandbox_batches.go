@@ -73,7 +73,7 @@ func RunBatches(ctx context.Context, times []time.Duration, server func(context.
 		} else if !ok {
 			continue // another instance runs this one
 		}
-		settled, noFunds, err := srv.BatchRun(ctx, "")
+		settled, noFunds, err := srv.pis.BatchRun(ctx, "")
 		if err != nil {
 			log.Error("payment batch run failed", "error", err)
 			continue

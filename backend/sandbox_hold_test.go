@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -19,17 +20,17 @@ func TestHold(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		before := h.balance(kariIBAN)
 		body := strings.Replace(paymentBody("42.00", kariIBAN, olaIBAN, ""), "Mottaker AS", "Hold", 1)
-		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "h1", body: body})
+		_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "h1", body: body})
 		id, _ := b["paymentId"].(string)
 		if q := h.authorise(scaLink(b), sandbox.KariNumber); q.Get("psu-id") == "" {
 			t.Fatalf("authorise: %v", q)
 		}
-		self := "/v1/payments/" + DomesticProduct + "/" + id
+		self := "/v1/payments/" + pis.DomesticProduct + "/" + id
 		if _, b, _ := h.call(tppCall{method: "GET", path: self + "/status"}); b["transactionStatus"] != "HOLD" {
 			t.Fatalf("after SCA: %v", b)
 		}
 		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
-		h.wantStatus(id, StatusHold)
+		h.wantStatus(id, pis.StatusHold)
 		if h.balance(kariIBAN) != before {
 			t.Fatal("a held payment was executed")
 		}
@@ -50,13 +51,13 @@ func TestHold(t *testing.T) {
 			t.Fatalf("release twice: %d %v", status, b)
 		}
 		h.call(tppCall{method: "POST", path: "/v1/sandbox/payment-batch-runs"})
-		h.wantStatus(id, StatusSettled)
+		h.wantStatus(id, pis.StatusSettled)
 		if status, b := op("", id, "hold"); status != 409 || errCode(b) != "STATUS_INVALID" {
 			t.Fatalf("hold a settled payment: %d %v", status, b)
 		}
 
 		// The bank holds an authorised payment, then stops it.
-		id2, _ := h.authorisedPayment("", StatusAccepted)
+		id2, _ := h.authorisedPayment("", pis.StatusAccepted)
 		if status, b := op("", id2, "stop"); status != 409 || errCode(b) != "STATUS_INVALID" {
 			t.Fatalf("stop a payment not held: %d %v", status, b)
 		}
@@ -66,22 +67,22 @@ func TestHold(t *testing.T) {
 		if status, b := op("", id2, "stop"); status != 200 || b["transactionStatus"] != "CANC" {
 			t.Fatalf("stop: %d %v", status, b)
 		}
-		h.wantStatus(id2, StatusCancelled)
+		h.wantStatus(id2, pis.StatusCancelled)
 
 		// A held future-dated payment is released to PDNG.
 		day := h.clk.now().AddDate(0, 0, 7).Format("2006-01-02")
-		id3, _ := h.authorisedPayment(day, StatusPending)
+		id3, _ := h.authorisedPayment(day, pis.StatusPending)
 		op("", id3, "hold")
 		if status, b := op("", id3, "release"); status != 200 || b["transactionStatus"] != "PDNG" {
 			t.Fatalf("release before the date: %d %v", status, b)
 		}
 
 		// A held instant payment executes when released.
-		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "h2",
+		_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "h2",
 			body: strings.Replace(paymentBody("10.00", kariIBAN, olaIBAN, ""), "Mottaker AS", "HOLD", 1)})
 		id4, _ := b["paymentId"].(string)
 		h.authorise(scaLink(b), sandbox.KariNumber)
-		h.wantStatus(id4, StatusHold)
+		h.wantStatus(id4, pis.StatusHold)
 		if status, b := op("", id4, "release"); status != 200 || b["transactionStatus"] != "ACSC" || b["fundsAvailable"] != true {
 			t.Fatalf("release instant: %d %v", status, b)
 		}
@@ -96,6 +97,6 @@ func TestHold(t *testing.T) {
 				t.Fatalf("%s in production: %d %v", what, status, b)
 			}
 		}
-		h.wantStatus(id3, StatusPending)
+		h.wantStatus(id3, pis.StatusPending)
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
@@ -305,7 +306,7 @@ func TestSCAIdentifyTwiceAtOnce(t *testing.T) {
 // to another browser, and it cannot approve it.
 func TestSCAPaymentSummaryBound(t *testing.T) {
 	h := newHarness(t, "sqlite")
-	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "pay", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "pay", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 	id, href := b["paymentId"].(string), scaLink(b)
 	p, x := h.browser(), h.browser()
 	page := p.open(href)
@@ -323,8 +324,8 @@ func TestSCAPaymentSummaryBound(t *testing.T) {
 	if resp, _ := post(t, x.noFollow(), h.srv.URL+href, url.Values{"csrf": {xCSRF}, "step": {"confirm"}}); resp.StatusCode != http.StatusForbidden {
 		t.Fatalf("other browser approving: %d", resp.StatusCode)
 	}
-	if pay, _ := h.st.GetPayment(context.Background(), id); pay.Status != StatusReceived {
-		t.Fatalf("payment %s after the other browser's post, want %s", pay.Status, StatusReceived)
+	if pay, _ := h.st.GetPayment(context.Background(), id); pay.Status != pis.StatusReceived {
+		t.Fatalf("payment %s after the other browser's post, want %s", pay.Status, pis.StatusReceived)
 	}
 }
 
@@ -395,20 +396,20 @@ func TestSCAIdentifyAttemptsLimited(t *testing.T) {
 func TestSCAFailureMessagesFixed(t *testing.T) {
 	h := newHarness(t, "sqlite")
 	// Kari cannot pay from Ola's account.
-	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "m1", body: paymentBody("10.00", olaIBAN, kariIBAN, "")})
+	_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "m1", body: paymentBody("10.00", olaIBAN, kariIBAN, "")})
 	q := h.authorise(scaLink(b), sandbox.KariNumber)
 	want := "The payment could not be authorised: it is not from an account you may pay from"
 	if q.Get("code") != "RESOURCE_UNKNOWN" || q.Get("message") != want {
 		t.Fatalf("foreign debtor: %v, want message %q", q, want)
 	}
 	// The TPP cancels the payment while the PSU is on the page.
-	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: "m2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+	_, b, _ = h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: "m2", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 	id, href := b["paymentId"].(string), scaLink(b)
 	p := h.browser()
 	page := p.open(href)
 	page = body(p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
 	page = body(p.submit(href, page, url.Values{"step": {"context"}, "context": {"PRIVATE"}}))
-	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/payments/" + InstantProduct + "/" + id}); status != 204 {
+	if status, _, _ := h.call(tppCall{method: "DELETE", path: "/v1/payments/" + pis.InstantProduct + "/" + id}); status != 204 {
 		t.Fatalf("cancel: %d", status)
 	}
 	resp := p.submit(href, page, url.Values{"step": {"confirm"}})
@@ -418,8 +419,9 @@ func TestSCAFailureMessagesFixed(t *testing.T) {
 	if loc.Query().Get("code") != "STATUS_INVALID" || loc.Query().Get("message") != want {
 		t.Fatalf("cancelled payment: %s, want message %q", loc, want)
 	}
+	// The texts of pis's errNotPSUAccount and errPaymentState.
 	for _, m := range []string{q.Get("message"), loc.Query().Get("message")} {
-		if strings.Contains(m, "store:") || strings.Contains(m, errNotPSUAccount.Error()) || strings.Contains(m, errPaymentState.Error()) {
+		if strings.Contains(m, "store:") || strings.Contains(m, "the debtor account is not one the PSU may pay from") || strings.Contains(m, "the payment is no longer awaiting authorisation") {
 			t.Fatalf("message %q carries an error's text", m)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/ais"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -134,16 +135,16 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 // that says why.
 func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values, *bgerror.Error) {
 	// What the purpose authorises: the payments of a payment or basket
-	// flow (pis_authorise.go), a payment's cancellation (pis_cancel.go);
+	// flow (pis.Service.AuthoriseFlow), a payment's cancellation (pis.Service.CancelFlow);
 	// a consent is stored below with the session, for every purpose.
 	var outcome *bgerror.Error
 	switch f.Purpose {
 	case store.PurposePayment, store.PurposeBasket:
-		outcome = s.authoriseFlow(ctx, f)
+		outcome = s.pis.AuthoriseFlow(ctx, f)
 	case store.PurposeCancellation:
-		outcome = s.cancelFlow(ctx, f)
+		outcome = s.pis.CancelFlow(ctx, f)
 	}
-	if outcome == outcomePartlyExecuted {
+	if outcome == pis.OutcomePartlyExecuted {
 		// The SCA authorised the payments; the redirect says that not
 		// all of them were executed.
 		return store.FlowCompleted, failure(outcome), outcome

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -46,7 +47,7 @@ func TestSCAFunnel(t *testing.T) {
 		h.consent("", "s1", sandbox.KariNumber, "", 1)
 		expect("a consent", "started", "identified", "confirmed")
 
-		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "p", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "p", body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 		if status != 201 {
 			t.Fatalf("payment: %d %v", status, b)
 		}

@@ -116,7 +116,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow)
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	case n > maxIdentifyAttempts:
-		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.rejectPayments(ctx, f) })
+		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.pis.RejectPayments(ctx, f) })
 		return
 	}
 	state, err1 := randomToken()
@@ -327,7 +327,7 @@ func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owne
 // loginFailed ends a flow whose login failed with the failure redirect,
 // its payments rejected.
 func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
-	s.fail(w, r, f, outcome, func(ctx context.Context) { s.rejectPayments(ctx, f) })
+	s.fail(w, r, f, outcome, func(ctx context.Context) { s.pis.RejectPayments(ctx, f) })
 }
 
 // idpUnavailable ends the flow as the provider's outage does: the TPP gets
@@ -348,7 +348,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		return
 	}
 	s.observeEnd(store.FlowFailed, outcomeIdPUnavailable)
-	s.rejectPayments(ctx, f)
+	s.pis.RejectPayments(ctx, f)
 	back, err := url.Parse(f.RedirectURI)
 	if err != nil {
 		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)

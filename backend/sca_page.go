@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -106,10 +107,10 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		// created: the redirect goes nowhere else.
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
-	case s.basketDeleted(r.Context(), f):
+	case s.pis.BasketDeleted(r.Context(), f):
 		// Deleting a basket ends its flow: the PSU meets the end at
 		// the link; the payments stay awaiting SCA on their own.
-		s.fail(w, r, f, outcomeBasketDeleted, nil)
+		s.fail(w, r, f, pis.OutcomeBasketDeleted, nil)
 		return nil, false
 	case f.SessionHash != "" && !fromBrowser(r, f):
 		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == stepIdentify && s.ident.formStep() == stepIdentify {
@@ -161,7 +162,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	ctx := r.Context()
 	// What is approved shows from the first step, before the PSU
 	// identifies: it is the TPP's own instruction, nothing of the PSU's.
-	v.Summary = s.summary(ctx, f)
+	v.Summary = s.pis.Summary(ctx, f)
 	if f.CustomerID != "" {
 		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 		if err != nil {
@@ -301,7 +302,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	switch r.PostForm.Get("step") {
 	case "cancel":
 		s.fail(w, r, f, outcomeCancelled, func(ctx context.Context) {
-			s.rejectPayments(ctx, f)
+			s.pis.RejectPayments(ctx, f)
 		})
 	case s.ident.formStep():
 		if step(f) != "identify" {
@@ -368,7 +369,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 			return
 		}
 		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) {
-			s.rejectPayments(ctx, f)
+			s.pis.RejectPayments(ctx, f)
 		})
 	}
 	n, err := s.cfg.Store.CountSCAFlowAttempt(ctx, f.ID)

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 )
 
@@ -27,7 +28,7 @@ func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 		}
 		pay := func(amount, extra string) map[string]any {
 			t.Helper()
-			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + DomesticProduct, sid: "w", body: paymentBody(amount, kariIBAN, olaIBAN, extra)})
+			status, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.DomesticProduct, sid: "w", body: paymentBody(amount, kariIBAN, olaIBAN, extra)})
 			if status != 201 {
 				t.Fatalf("payment: %d %v", status, b)
 			}
@@ -49,7 +50,7 @@ func TestSCAPageSaysWhatIsApproved(t *testing.T) {
 				return link(status, body)
 			}, []string{"<h1>Approve payments</h1>", "asks you to approve these payments", "NOK 5.00 to Mottaker AS", "NOK 7.00 to Mottaker AS"}, []string{"access to your accounts"}},
 			{"cancellation", func() string {
-				_, self := h.authorisedPayment("", StatusAccepted)
+				_, self := h.authorisedPayment("", pis.StatusAccepted)
 				status, b, _ := h.call(tppCall{method: "DELETE", path: self, sid: "c1"})
 				return link(status, b)
 			}, []string{"<h1>Cancel a payment</h1>", "asks to cancel a payment you approved", "NOK 42.00 to Mottaker AS"}, []string{"access to your accounts"}},

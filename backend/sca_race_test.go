@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -26,7 +27,7 @@ func TestSCAConcurrentConfirm(t *testing.T) {
 		for round := range rounds {
 			kariBefore, olaBefore := h.balance(kariIBAN), h.balance(olaIBAN)
 			sid := fmt.Sprint("race-", round)
-			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + InstantProduct, sid: sid, body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
+			_, b, _ := h.call(tppCall{method: "POST", path: "/v1/payments/" + pis.InstantProduct, sid: sid, body: paymentBody("10.00", kariIBAN, olaIBAN, "")})
 			id, _ := b["paymentId"].(string)
 			href := scaLink(b)
 			if id == "" || href == "" {
@@ -78,8 +79,8 @@ func TestSCAConcurrentConfirm(t *testing.T) {
 				q.Get("context") != "PRIVATE" || q.Get("state") != "xyz" || q.Get("code") != "" {
 				t.Fatalf("round %d: redirect %s, want the success redirect", round, loc)
 			}
-			if pay, err := h.st.GetPayment(ctx, id); err != nil || pay.Status != StatusSettled {
-				t.Fatalf("round %d: payment %+v %v, want %s", round, pay, err, StatusSettled)
+			if pay, err := h.st.GetPayment(ctx, id); err != nil || pay.Status != pis.StatusSettled {
+				t.Fatalf("round %d: payment %+v %v, want %s", round, pay, err, pis.StatusSettled)
 			}
 			var kb, ob int64
 			fmt.Sscan(kariBefore, &kb)

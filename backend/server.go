@@ -8,6 +8,7 @@ import (
 	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -35,7 +36,7 @@ type Config struct {
 	// cause); nil discards it.
 	Logger *slog.Logger
 	// Rates quotes the exchange rates at which payments in another
-	// currency than an account's are converted (fx.go); nil means the
+	// currency than an account's are converted (backend/pis/fx.go); nil means the
 	// fixed fx.Sandbox table in a sandbox and fx.None (no conversion:
 	// such payments are rejected at SCA) elsewhere.
 	Rates fx.Source
@@ -61,6 +62,8 @@ type Server struct {
 	seal *sealer // sealed SCA links (sca_seal.go)
 	// ais serves account information (backend/ais).
 	ais *ais.Service
+	// pis serves payment initiation (backend/pis).
+	pis *pis.Service
 	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
 	// outside the sandbox without an identity provider.
 	ident psuIdentifier
@@ -91,6 +94,7 @@ func New(cfg Config) *Server {
 		s.ident = mockIdentifier{s}
 	}
 	s.ais = &ais.Service{Store: cfg.Store, Flows: flows{s}, Now: cfg.Now, Log: cfg.Logger}
+	s.pis = &pis.Service{Store: cfg.Store, Flows: flows{s}, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger}
 	s.routes()
 	return s
 }

@@ -559,7 +559,7 @@ func TestProductionSCARefusals(t *testing.T) {
 			t.Fatalf("Kari's payment: %d %s %s", resp.StatusCode, resp.Header.Get("Location"), last)
 		}
 		// The TPP reads it authorised: due now, so accepted (ACTC), not
-		// settled before a batch run (backend/pis_status.go).
+		// settled before a batch run (backend/pis/status.go).
 		s.psuID = loc.Query().Get("psu-id")
 		got := s.call("GET", "/v1/payments/domestic-norway-credit-transfers/"+paymentID+"/status", true)
 		var status struct {

@@ -57,6 +57,7 @@ var rules = []rule{
 	// never package backend or another concern.
 	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
 	{"backend/ais", append([]string{"backend/civildate", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
+	{"backend/pis", append([]string{"backend/civildate", "backend/fx", "backend/ledger", "backend/money", "backend/payments", "backend/respond", "backend/resource", "backend/sandbox", "backend/store"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
 
@@ -139,6 +140,9 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"backend/respond", "backend/tppcontacts"},
 		{"backend/ais", "backend"},
 		{"backend/ais", "backend/tppcontacts"},
+		{"backend/ais", "backend/pis"},
+		{"backend/pis", "backend/ais"},
+		{"backend/pis", "backend"},
 		{"backend/resource", "backend/ais"},
 		{"backend/ledger", "backend"},
 	} {

@@ -11,7 +11,7 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-func (s *Service) ListAccounts(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Service) ListAccounts(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, e := s.resolve(r, c)
 		if e != nil {
@@ -74,7 +74,7 @@ func (s *Service) account(r *http.Request, kind store.AccountKind, a *access) (*
 	return acc, nil
 }
 
-func (s *Service) GetAccount(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetAccount(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -96,7 +96,7 @@ func (s *Service) GetAccount(kind store.AccountKind) func(http.ResponseWriter, *
 	}
 }
 
-func (s *Service) GetBalances(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetBalances(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		_, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {

@@ -66,7 +66,7 @@ func parseTransactionQuery(r *http.Request) (transactionQuery, *bgerror.Error) {
 	return tq, nil
 }
 
-func (s *Service) ListTransactions(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Service) ListTransactions(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {
@@ -199,7 +199,7 @@ func pageLinks(path string, q url.Values, f store.TransactionFilter, total int) 
 	return links
 }
 
-func (s *Service) GetTransaction(kind store.AccountKind) func(http.ResponseWriter, *http.Request, *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetTransaction(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		a, acc, e := s.consentedAccount(r, c, kind)
 		if e != nil {

@@ -18,7 +18,14 @@ import (
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/strictjson"
 	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/tppcontext"
 )
+
+// Handler serves one request the gateway verified: c is its valid
+// context token. The error it returns, if any, is the answer. Every
+// concern's handlers are Handlers; the backend wraps them in the check of
+// the token.
+type Handler = func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error
 
 // JSON sends v with status.
 func JSON(w http.ResponseWriter, status int, v any) {

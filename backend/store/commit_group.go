@@ -32,7 +32,7 @@ import (
 // runs nothing and fails. If the group's transaction fails, every writer
 // of it fails with that error, whatever its own fn met: nothing of the
 // group is stored.
-func Shared(ctx context.Context, st Store, fn func(Store) error) error {
+func Shared(ctx context.Context, st Transactor, fn func(Store) error) error {
 	switch s := st.(type) {
 	case observed:
 		defer s.took("Atomically", time.Now())

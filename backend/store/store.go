@@ -22,6 +22,12 @@ var (
 	ErrInvalid = errors.New("store: invalid value")
 )
 
+// Transactor runs fn in one transaction of a store: what Atomically and
+// Shared need of the store they write to.
+type Transactor interface {
+	Atomically(ctx context.Context, fn func(Store) error) error
+}
+
 // Store is the backend's persistence. Implementations are safe for
 // concurrent use by many goroutines and many processes on one database.
 type Store interface {

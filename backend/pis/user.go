@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"errors"
@@ -10,18 +10,18 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// getUser is the SCA journey of a PISP that is not an AISP: with a valid
+// GetUser is the SCA journey of a PISP that is not an AISP: with a valid
 // session it answers who the PSU is for this TPP; otherwise 401
 // CONSENT_INVALID with a scaRedirect to an SCA flow that ends in a session
 // and the PSU-ID, without an account consent.
-func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetUser(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
 	sid := r.Header.Get("Tpp-Session-Id")
 	if sid != "" {
-		sess, err := s.cfg.Store.GetSession(ctx, c.TPP, sid)
+		sess, err := s.Store.GetSession(ctx, c.TPP, sid)
 		switch {
-		case err == nil && !sess.Invalidated && s.cfg.Now().Before(sess.ValidUntil):
-			psuID, err := s.cfg.Store.PSUID(ctx, c.TPP, sess.CustomerID)
+		case err == nil && !sess.Invalidated && s.Now().Before(sess.ValidUntil):
+			psuID, err := s.Store.PSUID(ctx, c.TPP, sess.CustomerID)
 			if err != nil {
 				return s.storeError(err, "the PSU")
 			}
@@ -30,7 +30,7 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 			}
 			body := map[string]any{"psuId": psuID, "context": sess.Context, "sessionValidUntil": sess.ValidUntil.UTC().Format("2006-01-02T15:04:05Z")}
 			if sess.Context == "CORPORATE" {
-				cid, err := s.cfg.Store.CorporateID(ctx, c.TPP, sess.AgreementID)
+				cid, err := s.Store.CorporateID(ctx, c.TPP, sess.AgreementID)
 				if err != nil {
 					return s.storeError(err, "the agreement")
 				}
@@ -42,9 +42,9 @@ func (s *Server) getUser(w http.ResponseWriter, r *http.Request, c *tppcontext.C
 			return s.storeError(err, "the session")
 		}
 	}
-	f, e := s.startFlow(ctx, r, c, store.PurposeUser, "", false)
+	f, e := s.Flows.Start(ctx, r, c, store.PurposeUser, "", false)
 	if e != nil {
 		return e
 	}
-	return bgerror.New(bgerror.CodeConsentInvalid, "the PSU must authenticate; redirect the PSU to scaRedirect").WithSCARedirect(scaHref(r, f.ID))
+	return bgerror.New(bgerror.CodeConsentInvalid, "the PSU must authenticate; redirect the PSU to scaRedirect").WithSCARedirect(s.Flows.Href(r, f.ID))
 }

@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"context"
@@ -19,7 +19,7 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// execute books a due payment in one transaction: it checks the debtor's
+// Execute books a due payment in one transaction: it checks the debtor's
 // funds (expected balance plus credit line) in the account's currency,
 // debits the debtor, credits a creditor that is one of the bank's own
 // accounts, moves both balances and sets the status. Amounts in another
@@ -27,11 +27,11 @@ import (
 // instant payment is rejected (RJCT) and a batch payment waits for funds
 // (ACCP); fundsAvailable says which. It reports whether the payment
 // settled.
-func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (bool, error) {
+func (s *Service) Execute(ctx context.Context, p *store.Payment, instant bool) (bool, error) {
 	day := s.bankToday()
 	in, err := instructionOf(p)
 	if err != nil {
-		s.log.Error("payment unreadable", slog.Any("error", err))
+		s.Log.Error("payment unreadable", slog.Any("error", err))
 		return false, errPaymentState
 	}
 	// Read once: the debtor (its currency and owner never change) and
@@ -39,17 +39,17 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 	// transaction, with the quotes (no rate source is called while
 	// accounts are locked); inside it, after the lock, the payment's
 	// status and the debtor's funds and credit line as they are now.
-	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
+	debtor, err := s.Store.GetAccount(ctx, p.DebtorAccountID)
 	if err != nil {
 		return false, err
 	}
-	own := ownCreditors(ctx, s.cfg.Store, debtor, in)
+	own := ownCreditors(ctx, s.Store, debtor, in)
 	rates, err := s.quotesFor(ctx, debtor, in, own, day)
 	if err != nil {
 		return false, err
 	}
 	settled := false
-	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+	err = s.Store.Atomically(ctx, func(tx store.Store) error {
 		// Lock the debtor and every own creditor account before reading
 		// the payment and balances: concurrent runs neither overdraw nor
 		// lose a booking.
@@ -128,14 +128,14 @@ func (s *Server) execute(ctx context.Context, p *store.Payment, instant bool) (b
 		if err := tx.AddTransactions(ctx, debtor.ID, debits); err != nil {
 			return err
 		}
-		if err := ledger.Move(ctx, tx, debtor, debits, s.cfg.Now()); err != nil {
+		if err := ledger.Move(ctx, tx, debtor, debits, s.Now()); err != nil {
 			return err
 		}
 		for id, txs := range credits {
 			if err := tx.AddTransactions(ctx, id, txs); err != nil {
 				return err
 			}
-			if err := ledger.Move(ctx, tx, creditAccounts[id], txs, s.cfg.Now()); err != nil {
+			if err := ledger.Move(ctx, tx, creditAccounts[id], txs, s.Now()); err != nil {
 				return err
 			}
 		}
@@ -201,16 +201,16 @@ func available(bs []store.Balance) int64 {
 // how many settled and how many lacked funds (a payment whose currency
 // cannot be converted now is logged and left for the next run). Several
 // backend instances may run it at once: each payment is taken by one.
-func (s *Server) BatchRun(ctx context.Context, tpp string) (settled, noFunds int, err error) {
-	due, err := s.cfg.Store.ListPaymentsDue(ctx, s.bankToday(), tpp)
+func (s *Service) BatchRun(ctx context.Context, tpp string) (settled, noFunds int, err error) {
+	due, err := s.Store.ListPaymentsDue(ctx, s.bankToday(), tpp)
 	if err != nil {
 		return 0, 0, err
 	}
 	for i := range due {
-		ok, err := s.execute(ctx, &due[i], false)
+		ok, err := s.Execute(ctx, &due[i], false)
 		if errors.Is(err, errExchange) || errors.Is(err, errNoRate) {
 			// This payment waits for the rate source; the others go on.
-			s.log.Error("payment not executed: no exchange rate", slog.String("payment", due[i].ID), slog.Any("error", err))
+			s.Log.Error("payment not executed: no exchange rate", slog.String("payment", due[i].ID), slog.Any("error", err))
 			continue
 		}
 		if err != nil {
@@ -225,13 +225,13 @@ func (s *Server) BatchRun(ctx context.Context, tpp string) (settled, noFunds int
 	return settled, noFunds, nil
 }
 
-// runBatch is POST /v1/sandbox/payment-batch-runs: a batch run now, of
+// RunBatch is POST /v1/sandbox/payment-batch-runs: a batch run now, of
 // the caller's payments (its sandbox's).
-func (s *Server) runBatch(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) RunBatch(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	settled, noFunds, err := s.BatchRun(r.Context(), c.TPP)
 	if err != nil {
 		return s.storeError(err, "the batch run")
 	}
-	respond.JSON(w, http.StatusOK, map[string]any{"executedAt": s.cfg.Now().UTC().Format(time.RFC3339), "settled": settled, "insufficientFunds": noFunds})
+	respond.JSON(w, http.StatusOK, map[string]any{"executedAt": s.Now().UTC().Format(time.RFC3339), "settled": settled, "insufficientFunds": noFunds})
 	return nil
 }

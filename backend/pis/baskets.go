@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"bytes"
@@ -59,11 +59,11 @@ func basketStatus(b *store.Basket, ps []*store.Payment) string {
 	}
 }
 
-// createBasket creates a signing basket of the TPP's payments awaiting SCA.
+// CreateBasket creates a signing basket of the TPP's payments awaiting SCA.
 // The description's header table for basket creation requires PSU-ID,
 // PSU-IP-Address and TPP-Session-ID: the PSU is present and known when a
 // basket is made (the gateway's policy requires them too).
-func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) CreateBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
 	switch {
 	case c.PSUID == "":
@@ -73,7 +73,7 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	case r.Header.Get("Tpp-Session-Id") == "":
 		return bgerror.Format("TPP-Session-ID", "TPP-Session-ID is required to create a signing basket")
 	}
-	if b, err := s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err == nil {
+	if b, err := s.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err == nil {
 		return s.answerBasket(w, r, c, b, http.StatusCreated)
 	}
 	raw, e := respond.Body(r)
@@ -98,7 +98,7 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 			return bgerror.Format(path, "the payment id is listed twice")
 		}
 		seen[id] = true
-		p, err := s.cfg.Store.GetPayment(ctx, id)
+		p, err := s.Store.GetPayment(ctx, id)
 		if errors.Is(err, store.ErrNotFound) || (err == nil && p.TPP != c.TPP) {
 			return bgerror.Format(path, "no payment of this TPP has this id")
 		} else if err != nil {
@@ -116,8 +116,8 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 		}
 	}
 	b := &store.Basket{TPP: c.TPP, RequestID: c.RequestID, PaymentIDs: in.PaymentIDs, Status: StatusReceived}
-	if err := s.cfg.Store.CreateBasket(ctx, b); errors.Is(err, store.ErrConflict) {
-		if b, err = s.cfg.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err != nil {
+	if err := s.Store.CreateBasket(ctx, b); errors.Is(err, store.ErrConflict) {
+		if b, err = s.Store.GetBasketByRequest(ctx, c.TPP, c.RequestID); err != nil {
 			return s.storeError(err, "the basket")
 		}
 	} else if err != nil {
@@ -127,10 +127,10 @@ func (s *Server) createBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 }
 
 // basketPayments loads a basket's payments.
-func (s *Server) basketPayments(r *http.Request, b *store.Basket) ([]*store.Payment, *bgerror.Error) {
+func (s *Service) basketPayments(r *http.Request, b *store.Basket) ([]*store.Payment, *bgerror.Error) {
 	out := make([]*store.Payment, 0, len(b.PaymentIDs))
 	for _, id := range b.PaymentIDs {
-		p, err := s.cfg.Store.GetPayment(r.Context(), id)
+		p, err := s.Store.GetPayment(r.Context(), id)
 		if err != nil {
 			return nil, s.storeError(err, "a payment of the basket")
 		}
@@ -139,7 +139,7 @@ func (s *Server) basketPayments(r *http.Request, b *store.Basket) ([]*store.Paym
 	return out, nil
 }
 
-func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, b *store.Basket, status int) *bgerror.Error {
+func (s *Service) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, b *store.Basket, status int) *bgerror.Error {
 	ps, e := s.basketPayments(r, b)
 	if e != nil {
 		return e
@@ -148,11 +148,11 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	self := respond.Under(r, "/v1/signing-baskets/"+b.ID)
 	links := map[string]respond.Link{"self": {Href: self, Verbs: []string{"GET", "DELETE"}}, "status": respond.Get(self + "/status")}
 	if st == basketReceived && status == http.StatusCreated {
-		f, e := s.startFlow(r.Context(), r, c, store.PurposeBasket, b.ID, true)
+		f, e := s.Flows.Start(r.Context(), r, c, store.PurposeBasket, b.ID, true)
 		if e != nil {
 			return e
 		}
-		links["scaRedirect"] = respond.Get(scaHref(r, f.ID))
+		links["scaRedirect"] = respond.Get(s.Flows.Href(r, f.ID))
 		w.Header().Set("Location", self)
 	}
 	body := map[string]any{"basketId": b.ID, "transactionStatus": st, "_links": links}
@@ -168,7 +168,7 @@ func (s *Server) answerBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 
 // basketState returns the TPP's basket of the path, its payments and its
 // status (basketStatus).
-func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Basket, []*store.Payment, string, *bgerror.Error) {
+func (s *Service) basketState(r *http.Request, c *tppcontext.Context) (*store.Basket, []*store.Payment, string, *bgerror.Error) {
 	b, e := s.basketOf(r, c)
 	if e != nil {
 		return nil, nil, "", e
@@ -180,8 +180,8 @@ func (s *Server) basketState(r *http.Request, c *tppcontext.Context) (*store.Bas
 	return b, ps, basketStatus(b, ps), nil
 }
 
-func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
-	b, err := s.cfg.Store.GetBasket(r.Context(), r.PathValue("basketId"))
+func (s *Service) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket, *bgerror.Error) {
+	b, err := s.Store.GetBasket(r.Context(), r.PathValue("basketId"))
 	if err != nil {
 		return nil, s.storeError(err, "the basket")
 	}
@@ -191,7 +191,7 @@ func (s *Server) basketOf(r *http.Request, c *tppcontext.Context) (*store.Basket
 	return b, nil
 }
 
-func (s *Server) getBasket(statusOnly bool) handler {
+func (s *Service) GetBasket(statusOnly bool) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		if statusOnly {
 			_, _, st, e := s.basketState(r, c)
@@ -209,9 +209,9 @@ func (s *Server) getBasket(statusOnly bool) handler {
 	}
 }
 
-// deleteBasket cancels a basket nobody has authorised yet; its payments
+// DeleteBasket cancels a basket nobody has authorised yet; its payments
 // stay and can be authorised on their own.
-func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) DeleteBasket(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	b, _, st, e := s.basketState(r, c)
 	if e != nil {
 		return e
@@ -222,7 +222,7 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 	from := b.Status
 	b.Status = basketCancelled
 	ctx := r.Context()
-	err := s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+	err := s.Store.Atomically(ctx, func(tx store.Store) error {
 		// The basket's row first, as an authorisation takes it; then its
 		// payments again: one the PSU authorised meanwhile keeps the
 		// basket (authoriseFlowPayments).
@@ -254,7 +254,7 @@ func (s *Server) deleteBasket(w http.ResponseWriter, r *http.Request, c *tppcont
 // authorised meanwhile.
 var errBasketAuthorised = errors.New("a payment of the basket was authorised")
 
-func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) StartBasketAuthorisation(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	b, _, st, e := s.basketState(r, c)
 	if e != nil {
 		return e
@@ -262,11 +262,11 @@ func (s *Server) startBasketAuthorisation(w http.ResponseWriter, r *http.Request
 	if st != basketReceived && st != basketPartiallyAccepted {
 		return bgerror.New(bgerror.CodeStatusInvalid, "the basket is "+st+" and needs no authorisation")
 	}
-	f, e := s.startFlow(r.Context(), r, c, store.PurposeBasket, b.ID, true)
+	f, e := s.Flows.Start(r.Context(), r, c, store.PurposeBasket, b.ID, true)
 	if e != nil {
 		return e
 	}
 	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]respond.Link{"scaRedirect": respond.Get(scaHref(r, f.ID))}})
+		"_links": map[string]respond.Link{"scaRedirect": respond.Get(s.Flows.Href(r, f.ID))}})
 	return nil
 }

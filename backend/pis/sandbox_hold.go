@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"errors"
@@ -32,13 +32,23 @@ var (
 	moveStop    = holdMove{from: []string{StatusHold}, what: "stopped"}
 )
 
-// holdPayment is a sandbox operation of the bank on a payment: m names the
+// Hold puts a payment on hold, Release lets a held one go on, Stop stops
+// a held one for good: the sandbox's operations of the bank on a payment.
+func (s *Service) Hold() respond.Handler { return s.move(moveHold, StatusHold) }
+
+// Release: see Hold.
+func (s *Service) Release() respond.Handler { return s.move(moveRelease, "") }
+
+// Stop: see Hold.
+func (s *Service) Stop() respond.Handler { return s.move(moveStop, StatusCancelled) }
+
+// move is a sandbox operation of the bank on a payment: m names the
 // statuses it applies to, to the status it moves the payment to (""
 // for release: the payment's due status).
-func (s *Server) holdPayment(m holdMove, to string) handler {
+func (s *Service) move(m holdMove, to string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		ctx := r.Context()
-		p, err := s.cfg.Store.GetPayment(ctx, r.PathValue("paymentId"))
+		p, err := s.Store.GetPayment(ctx, r.PathValue("paymentId"))
 		if errors.Is(err, store.ErrNotFound) {
 			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such payment")
 		} else if err != nil {
@@ -59,17 +69,17 @@ func (s *Server) holdPayment(m holdMove, to string) handler {
 		if dest == "" {
 			dest = s.dueStatus(p)
 		}
-		if err := movePayment(ctx, s.cfg.Store, p, dest); errors.Is(err, store.ErrConflict) {
+		if err := movePayment(ctx, s.Store, p, dest); errors.Is(err, store.ErrConflict) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
 		} else if err != nil {
 			return s.storeError(err, "the payment")
 		}
 		if p.Product == InstantProduct && p.Status == StatusAccepted {
 			// A released instant payment executes at once, as at SCA.
-			if _, err := s.execute(ctx, p, true); err != nil && !errors.Is(err, errNoFunds) && !errors.Is(err, errExchange) && !errors.Is(err, errNoRate) {
+			if _, err := s.Execute(ctx, p, true); err != nil && !errors.Is(err, errNoFunds) && !errors.Is(err, errExchange) && !errors.Is(err, errNoRate) {
 				return s.storeError(err, "the payment")
 			}
-			if p, err = s.cfg.Store.GetPayment(ctx, p.ID); err != nil {
+			if p, err = s.Store.GetPayment(ctx, p.ID); err != nil {
 				return s.storeError(err, "the payment")
 			}
 		}

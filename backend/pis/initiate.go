@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"bytes"
@@ -20,11 +20,18 @@ const InstantProduct = "instant-norwegian-credit-transfers-straks"
 // DomesticProduct's details and status are unavailable before approval.
 const DomesticProduct = "domestic-norway-credit-transfers"
 
+// Base is the path of each payment kind.
+var Base = map[string]string{
+	store.PaymentSingle:   "/v1/payments",
+	store.PaymentPeriodic: "/v1/periodic-payments",
+	store.PaymentBulk:     "/v1/bulk-payments",
+}
+
 // bankToday is the bank's current date.
-func (s *Server) bankToday() string { return payments.Today(s.cfg.Now()) }
+func (s *Service) bankToday() string { return payments.Today(s.Now()) }
 
 func paymentHref(r *http.Request, p *store.Payment) string {
-	return respond.Under(r, paymentBase[p.Kind]+"/"+p.Product+"/"+p.ID)
+	return respond.Under(r, Base[p.Kind]+"/"+p.Product+"/"+p.ID)
 }
 
 // instructionOf returns the stored payment's instruction: what it
@@ -53,12 +60,12 @@ func sameInitiation(p *store.Payment, kind, product string, body []byte) bool {
 	return err == nil && p.Kind == kind && p.Product == product && bytes.Equal(served, p.Body)
 }
 
-// createPayment initiates a payment. The same (TPP, X-Request-ID) answers
+// CreatePayment initiates a payment. The same (TPP, X-Request-ID) answers
 // with the payment it created the first time and never makes a second. A
 // new payment and its SCA flow are stored in one transaction; the first
 // request's payment is looked up only when the store refuses a second
 // (or the body does not pass: a retry a day later must still find it).
-func (s *Server) createPayment(kind string) handler {
+func (s *Service) CreatePayment(kind string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		product := r.PathValue("product")
 		if !payments.KnownProduct(product) {
@@ -74,7 +81,7 @@ func (s *Server) createPayment(kind string) handler {
 		ctx := r.Context()
 		var body []byte // the request's, once read
 		first := func(refused *bgerror.Error) *bgerror.Error {
-			p, err := s.cfg.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID)
+			p, err := s.Store.GetPaymentByRequest(ctx, c.TPP, c.RequestID)
 			switch {
 			case err == nil && !sameInitiation(p, kind, product, body):
 				// A reused X-Request-ID with another payment: never
@@ -103,13 +110,13 @@ func (s *Server) createPayment(kind string) handler {
 		}
 		p := &store.Payment{TPP: c.TPP, RequestID: c.RequestID, Kind: kind, Product: product,
 			Amount: in.Amount.Minor, Currency: in.Amount.Currency, ExecutionDate: in.Date, Body: served, Status: StatusReceived, Instruction: in}
-		f, e := s.newFlow(r, c, store.PurposePayment, "", true)
+		f, e := s.Flows.New(r, c, store.PurposePayment, "", true)
 		if e != nil {
 			return first(e)
 		}
 		// Concurrent creations share a commit (store.Shared); the answer
 		// goes out after the commit that holds this payment.
-		err = store.Shared(ctx, s.cfg.Store, func(tx store.Store) error {
+		err = store.Shared(ctx, s.Store, func(tx store.Store) error {
 			if err := tx.CreatePayment(ctx, p); err != nil {
 				return err
 			}
@@ -123,14 +130,14 @@ func (s *Server) createPayment(kind string) handler {
 		case err != nil:
 			return s.storeError(err, "the payment")
 		}
-		s.observeSCA(SCAStarted, "")
+		s.Flows.Started()
 		return s.answerCreated(w, r, c, p, f)
 	}
 }
 
 // answerCreated answers a creation with the payment and its SCA flow
 // while it still needs SCA: f, made with it, or else a fresh one.
-func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, f *store.SCAFlow) *bgerror.Error {
+func (s *Service) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, f *store.SCAFlow) *bgerror.Error {
 	self := paymentHref(r, p)
 	links := map[string]respond.Link{
 		"self":   {Href: self, Verbs: []string{"GET", "DELETE"}},
@@ -139,11 +146,11 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 	if p.Status == StatusReceived {
 		if f == nil {
 			var e *bgerror.Error
-			if f, e = s.startFlow(r.Context(), r, c, store.PurposePayment, p.ID, true); e != nil {
+			if f, e = s.Flows.Start(r.Context(), r, c, store.PurposePayment, p.ID, true); e != nil {
 				return e
 			}
 		}
-		links["scaRedirect"] = respond.Get(scaHref(r, f.ID))
+		links["scaRedirect"] = respond.Get(s.Flows.Href(r, f.ID))
 		links["scaStatus"] = respond.Get(self + "/authorisations/" + f.ID)
 	}
 	w.Header().Set("Location", self)
@@ -151,8 +158,8 @@ func (s *Server) answerCreated(w http.ResponseWriter, r *http.Request, c *tppcon
 	return nil
 }
 
-// feeInformation answers the fee of an instant payment body.
-func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+// FeeInformation answers the fee of an instant payment body.
+func (s *Service) FeeInformation(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	body, e := respond.Body(r)
 	if e != nil {
 		return e
@@ -166,11 +173,11 @@ func (s *Server) feeInformation(w http.ResponseWriter, r *http.Request, _ *tppco
 	return nil
 }
 
-// feeInformationPostOnly answers the other methods on the fee-information
+// FeeInformationPostOnly answers the other methods on the fee-information
 // resource: 405 SERVICE_INVALID, as for any known path with another
 // method. Without it GET and DELETE would reach the instant product's
 // payment routes and look for a payment with the id "fee-information".
-func feeInformationPostOnly(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
+func FeeInformationPostOnly(w http.ResponseWriter, r *http.Request, _ *tppcontext.Context) *bgerror.Error {
 	w.Header().Set("Allow", http.MethodPost)
 	return bgerror.New(bgerror.CodeServiceInvalid, r.Method+" is not allowed on fee-information; POST the payment body to get its fee")
 }

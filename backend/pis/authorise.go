@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"context"
@@ -19,8 +19,8 @@ import (
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// startPaymentAuthorisation opens a new SCA flow for a payment awaiting SCA.
-func (s *Server) startPaymentAuthorisation(kind string) handler {
+// StartPaymentAuthorisation opens a new SCA flow for a payment awaiting SCA.
+func (s *Service) StartPaymentAuthorisation(kind string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
@@ -36,31 +36,31 @@ func (s *Server) startPaymentAuthorisation(kind string) handler {
 // startPaymentFlow starts an SCA flow of purpose for p and answers 201
 // with it, found under p's collection (authorisations or
 // cancellation-authorisations).
-func (s *Server) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, purpose, collection string) *bgerror.Error {
-	f, e := s.startFlow(r.Context(), r, c, purpose, p.ID, true)
+func (s *Service) startPaymentFlow(w http.ResponseWriter, r *http.Request, c *tppcontext.Context, p *store.Payment, purpose, collection string) *bgerror.Error {
+	f, e := s.Flows.Start(r.Context(), r, c, purpose, p.ID, true)
 	if e != nil {
 		return e
 	}
 	href := paymentHref(r, p) + "/" + collection + "/" + f.ID
 	w.Header().Set("Location", href)
 	respond.JSON(w, http.StatusCreated, map[string]any{"authorisationId": f.ID, "scaStatus": "received",
-		"_links": map[string]respond.Link{"scaRedirect": respond.Get(scaHref(r, f.ID)), "scaStatus": respond.Get(href)}})
+		"_links": map[string]respond.Link{"scaRedirect": respond.Get(s.Flows.Href(r, f.ID)), "scaStatus": respond.Get(href)}})
 	return nil
 }
 
-// getAuthorisation answers the scaStatus of a payment's flow of purpose
+// GetAuthorisation answers the scaStatus of a payment's flow of purpose
 // (its authorisation or a cancellation's), named by the path value param.
-func (s *Server) getAuthorisation(kind, purpose, param string) handler {
+func (s *Service) GetAuthorisation(kind, purpose, param string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
 			return e
 		}
-		f, err := s.cfg.Store.GetSCAFlow(r.Context(), r.PathValue(param))
+		f, err := s.Store.GetSCAFlow(r.Context(), r.PathValue(param))
 		if err != nil || f.ResourceID != p.ID || f.TPP != c.TPP || f.Purpose != purpose {
 			return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such authorisation of this payment")
 		}
-		respond.JSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.cfg.Now())})
+		respond.JSON(w, http.StatusOK, map[string]string{"scaStatus": scaStatus(f, s.Now())})
 		return nil
 	}
 }
@@ -88,10 +88,10 @@ var (
 
 // flowPayments returns the payments a payment, basket or cancellation flow
 // is about.
-func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
+func (s *Service) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.Payment, error) {
 	ids := []string{f.ResourceID}
 	if f.Purpose == store.PurposeBasket {
-		b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
+		b, err := s.Store.GetBasket(ctx, f.ResourceID)
 		if err != nil {
 			return nil, err
 		}
@@ -99,7 +99,7 @@ func (s *Server) flowPayments(ctx context.Context, f *store.SCAFlow) ([]*store.P
 	}
 	out := make([]*store.Payment, 0, len(ids))
 	for _, id := range ids {
-		p, err := s.cfg.Store.GetPayment(ctx, id)
+		p, err := s.Store.GetPayment(ctx, id)
 		if err != nil {
 			return nil, err
 		}
@@ -116,32 +116,32 @@ var (
 	outcomeNoRate        = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: the bank does not exchange its currency into the account's")
 	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
-	// outcomeBasketDeleted: the TPP deleted the basket; its payments
+	// OutcomeBasketDeleted: the TPP deleted the basket; its payments
 	// stay awaiting SCA, each on its own.
-	outcomeBasketDeleted = bgerror.New(bgerror.CodeStatusInvalid, "The payments could not be authorised: the provider withdrew the basket")
+	OutcomeBasketDeleted = bgerror.New(bgerror.CodeStatusInvalid, "The payments could not be authorised: the provider withdrew the basket")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
-	// outcomePartlyExecuted: every payment of the basket was authorised,
+	// OutcomePartlyExecuted: every payment of the basket was authorised,
 	// and an instant one could not then be executed; each payment's
 	// status tells which (the basket's is RJCT, its worst case).
-	outcomePartlyExecuted = bgerror.New(bgerror.CodePaymentFailed, "The payments were authorised, but an instant payment could not be executed: there are no longer enough funds; check each payment's status before trying again")
+	OutcomePartlyExecuted = bgerror.New(bgerror.CodePaymentFailed, "The payments were authorised, but an instant payment could not be executed: there are no longer enough funds; check each payment's status before trying again")
 )
 
-// authoriseFlow completes a payment or basket flow: it authorises the
+// AuthoriseFlow completes a payment or basket flow: it authorises the
 // flow's payments with this SCA, or answers the outcome for the PSU after
 // rejecting those still awaiting SCA (all of them: nothing was authorised,
-// unless the outcome is outcomePartlyExecuted), except when the store
+// unless the outcome is OutcomePartlyExecuted), except when the store
 // failed: then they stay awaiting SCA, to be authorised again.
-func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+func (s *Service) AuthoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.authoriseFlowPayments(ctx, f)
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, errBasketDeleted) {
-		return outcomeBasketDeleted // its payments stay RCVD
+		return OutcomeBasketDeleted // its payments stay RCVD
 	}
 	if errors.Is(err, errPartlyExecuted) {
-		s.log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
-		return outcomePartlyExecuted
+		s.Log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
+		return OutcomePartlyExecuted
 	}
 	var outcome *bgerror.Error
 	switch {
@@ -158,10 +158,10 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 	default:
 		// The store failed: the payments stay as they are (awaiting SCA
 		// unless authorised), so that "try again" can be done.
-		s.log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
+		s.Log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
 		return outcomeAuthoriseLost
 	}
-	s.rejectPayments(ctx, f)
+	s.RejectPayments(ctx, f)
 	return outcome
 }
 
@@ -170,13 +170,13 @@ func (s *Server) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.E
 // account the PSU may pay from, in a currency the bank exchanges; for a
 // basket, the funds of every instant payment due now, per debtor
 // account), then all move to their authorised status in one transaction,
-// and only then do the instant ones execute. So a basket whose payments
+// and only then do the instant ones Execute. So a basket whose payments
 // cannot all be authorised authorises and executes none of them, and a
 // TPP that retries it pays nothing twice. Should an instant payment's
 // funds go between the check and its execution, it alone is rejected and
 // the others stay authorised: errPartlyExecuted says so.
-func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
-	if s.basketDeleted(ctx, f) {
+func (s *Service) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
+	if s.BasketDeleted(ctx, f) {
 		return errBasketDeleted
 	}
 	ps, err := s.flowPayments(ctx, f)
@@ -201,9 +201,9 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 			return err
 		}
 	}
-	err = s.cfg.Store.Atomically(ctx, func(tx store.Store) error {
+	err = s.Store.Atomically(ctx, func(tx store.Store) error {
 		if f.Purpose == store.PurposeBasket {
-			// The basket's row first, as deleteBasket takes it: a
+			// The basket's row first, as DeleteBasket takes it: a
 			// deletion either comes before (the basket is gone, nothing
 			// is authorised) or after (it finds the payments authorised).
 			b, err := tx.GetBasket(ctx, f.ResourceID)
@@ -235,11 +235,11 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 		if a.p.Product != InstantProduct || a.p.Status != StatusAccepted {
 			continue
 		}
-		_, err := s.execute(ctx, a.p, true)
+		_, err := s.Execute(ctx, a.p, true)
 		switch {
 		case errors.Is(err, errExchange):
 			// Authorised; the next batch run executes it.
-			s.log.Error("instant payment not executed: no exchange rate", slog.String("payment", a.p.ID), slog.Any("error", err))
+			s.Log.Error("instant payment not executed: no exchange rate", slog.String("payment", a.p.ID), slog.Any("error", err))
 		case err != nil && len(plans) == 1:
 			return err
 		case err != nil:
@@ -252,13 +252,13 @@ func (s *Server) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) er
 // errBasketDeleted: the TPP deleted the basket of the flow.
 var errBasketDeleted = errors.New("the basket was deleted")
 
-// basketDeleted reports whether f is a basket's flow whose basket the TPP
+// BasketDeleted reports whether f is a basket's flow whose basket the TPP
 // deleted (or that is gone).
-func (s *Server) basketDeleted(ctx context.Context, f *store.SCAFlow) bool {
+func (s *Service) BasketDeleted(ctx context.Context, f *store.SCAFlow) bool {
 	if f.Purpose != store.PurposeBasket {
 		return false
 	}
-	b, err := s.cfg.Store.GetBasket(ctx, f.ResourceID)
+	b, err := s.Store.GetBasket(ctx, f.ResourceID)
 	return errors.Is(err, store.ErrNotFound) || (err == nil && b.Status == basketCancelled)
 }
 
@@ -280,16 +280,16 @@ type authorisation struct {
 // (or one it may pay from under the flow's agreement), and its currency
 // one the bank exchanges; the payment becomes ACTC (or PDNG for a future
 // date, or HOLD in the sandbox's HOLD scenario). Nothing is written.
-func (s *Server) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *store.Payment) (authorisation, error) {
+func (s *Service) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *store.Payment) (authorisation, error) {
 	if p.Status != StatusReceived {
 		return authorisation{}, errPaymentState
 	}
 	in, err := instructionOf(p)
 	if err != nil {
-		s.log.Error("payment unreadable", slog.Any("error", err))
+		s.Log.Error("payment unreadable", slog.Any("error", err))
 		return authorisation{}, errPaymentState
 	}
-	debtor, err := s.cfg.Store.GetAccountByNumber(ctx, s.sandboxOf(p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
+	debtor, err := s.Store.GetAccountByNumber(ctx, s.sandboxOf(p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil {
 		return authorisation{}, errNotPSUAccount
 	}
@@ -299,11 +299,11 @@ func (s *Server) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *sto
 	// A currency the bank does not exchange into the account's can never
 	// be executed: refuse it now. A rate source that is down only delays
 	// execution.
-	if _, err := s.quotesFor(ctx, debtor, in, ownCreditors(ctx, s.cfg.Store, debtor, in), s.bankToday()); errors.Is(err, errNoRate) {
+	if _, err := s.quotesFor(ctx, debtor, in, ownCreditors(ctx, s.Store, debtor, in), s.bankToday()); errors.Is(err, errNoRate) {
 		return authorisation{}, err
 	}
 	to := s.dueStatus(p)
-	if s.cfg.Sandbox && heldScenario(in) {
+	if s.Sandbox && heldScenario(in) {
 		to = StatusHold
 	}
 	return authorisation{p: p, in: in, debtor: debtor, to: to}, nil
@@ -314,7 +314,7 @@ func (s *Server) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *sto
 // payments due now from it (available balance plus credit line, in the
 // account's currency). When one does not, those payments are rejected
 // with fundsAvailable false, and errNoFunds is returned.
-func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) error {
+func (s *Service) checkInstantFunds(ctx context.Context, plans []authorisation) error {
 	day := s.bankToday()
 	debits := map[string]int64{}
 	from := map[string][]authorisation{}
@@ -322,7 +322,7 @@ func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) e
 		if a.p.Product != InstantProduct || a.to != StatusAccepted {
 			continue
 		}
-		rates, err := s.quotesFor(ctx, a.debtor, a.in, ownCreditors(ctx, s.cfg.Store, a.debtor, a.in), day)
+		rates, err := s.quotesFor(ctx, a.debtor, a.in, ownCreditors(ctx, s.Store, a.debtor, a.in), day)
 		if err != nil {
 			continue // no rate now: executed by a later batch run, not at once
 		}
@@ -336,7 +336,7 @@ func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) e
 		from[a.debtor.ID] = append(from[a.debtor.ID], a)
 	}
 	for id, total := range debits {
-		bs, err := s.cfg.Store.ListBalances(ctx, id)
+		bs, err := s.Store.ListBalances(ctx, id)
 		if err != nil {
 			return err
 		}
@@ -345,7 +345,7 @@ func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) e
 		}
 		for _, a := range from[id] {
 			a.p.FundsAvailable = "false"
-			if err := movePayment(ctx, s.cfg.Store, a.p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
+			if err := movePayment(ctx, s.Store, a.p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
 				return err
 			}
 		}
@@ -355,8 +355,8 @@ func (s *Server) checkInstantFunds(ctx context.Context, plans []authorisation) e
 }
 
 // dueStatus is the status of an authorised payment that is free to
-// execute: ACTC when due, PDNG before its execution date.
-func (s *Server) dueStatus(p *store.Payment) string {
+// Execute: ACTC when due, PDNG before its execution date.
+func (s *Service) dueStatus(p *store.Payment) string {
 	if p.ExecutionDate > s.bankToday() {
 		return StatusPending
 	}
@@ -378,14 +378,14 @@ func heldScenario(in *payments.Instruction) bool {
 // (private), or one it has REGISTER rights on under the chosen agreement;
 // errViewOnly when the agreement lets it only view the account,
 // errNotPSUAccount otherwise.
-func (s *Server) debitRight(ctx context.Context, f *store.SCAFlow, account *store.Account) error {
+func (s *Service) debitRight(ctx context.Context, f *store.SCAFlow, account *store.Account) error {
 	if f.Context != "CORPORATE" {
 		if account.CustomerID == f.CustomerID {
 			return nil
 		}
 		return errNotPSUAccount
 	}
-	ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
+	ag, err := s.Store.GetAgreement(ctx, f.AgreementID)
 	if err != nil {
 		return errNotPSUAccount
 	}
@@ -405,9 +405,9 @@ func (s *Server) debitRight(ctx context.Context, f *store.SCAFlow, account *stor
 	return errNotPSUAccount
 }
 
-// rejectPayments marks the flow's payments still awaiting SCA as rejected
+// RejectPayments marks the flow's payments still awaiting SCA as rejected
 // (the PSU cancelled, or SCA failed).
-func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
+func (s *Service) RejectPayments(ctx context.Context, f *store.SCAFlow) {
 	if f.Purpose != store.PurposePayment && f.Purpose != store.PurposeBasket {
 		return
 	}
@@ -421,14 +421,14 @@ func (s *Server) rejectPayments(ctx context.Context, f *store.SCAFlow) {
 		}
 		// A payment that moved meanwhile (conflict) keeps its status; a
 		// store failure leaves it RCVD, and the TPP sees its flow failed.
-		if err := movePayment(ctx, s.cfg.Store, p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
-			s.log.Error("payment not rejected after a failed SCA", slog.String("payment", p.ID), slog.Any("error", err))
+		if err := movePayment(ctx, s.Store, p, StatusRejected); err != nil && !errors.Is(err, store.ErrConflict) {
+			s.Log.Error("payment not rejected after a failed SCA", slog.String("payment", p.ID), slog.Any("error", err))
 		}
 	}
 }
 
-// summary describes the payments of the flow for the PSU.
-func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
+// Summary describes the payments of the flow for the PSU.
+func (s *Service) Summary(ctx context.Context, f *store.SCAFlow) []string {
 	if f.Purpose != store.PurposePayment && f.Purpose != store.PurposeBasket && f.Purpose != store.PurposeCancellation {
 		return nil
 	}
@@ -440,7 +440,7 @@ func (s *Server) summary(ctx context.Context, f *store.SCAFlow) []string {
 	for _, p := range ps {
 		in, err := instructionOf(p)
 		if err != nil {
-			s.log.Error("payment unreadable", slog.Any("error", err))
+			s.Log.Error("payment unreadable", slog.Any("error", err))
 			continue
 		}
 		for _, c := range in.Creditor {

@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"context"
@@ -36,10 +36,16 @@ type currencyPair struct{ source, target string }
 // transaction so that no rate source is called while accounts are locked.
 type quotes map[currencyPair]fx.Quote
 
+// accountFinder finds an account by its number: the store or a
+// transaction of it.
+type accountFinder interface {
+	GetAccountByNumber(ctx context.Context, owner, iban, bban string) (*store.Account, error)
+}
+
 // ownCreditors are the creditor accounts of in that are the bank's own,
 // by creditor (nil: another bank's account), found among the accounts of
 // the debtor's owner (its sandbox, in a sandbox).
-func ownCreditors(ctx context.Context, st store.Store, debtor *store.Account, in *payments.Instruction) []*store.Account {
+func ownCreditors(ctx context.Context, st accountFinder, debtor *store.Account, in *payments.Instruction) []*store.Account {
 	own := make([]*store.Account, len(in.Creditor))
 	for i := range in.Creditor {
 		c := &in.Creditor[i]
@@ -54,14 +60,14 @@ func ownCreditors(ctx context.Context, st store.Store, debtor *store.Account, in
 // instructed currencies into the debtor account's currency, and into the
 // currency of each creditor account that is one of the bank's own (own,
 // as ownCreditors finds them).
-func (s *Server) quotesFor(ctx context.Context, debtor *store.Account, in *payments.Instruction, own []*store.Account, day string) (quotes, error) {
+func (s *Service) quotesFor(ctx context.Context, debtor *store.Account, in *payments.Instruction, own []*store.Account, day string) (quotes, error) {
 	out := quotes{}
 	need := func(source, target string) error {
 		k := currencyPair{source, target}
 		if _, ok := out[k]; ok || source == target {
 			return nil
 		}
-		q, err := s.cfg.Rates.Quote(ctx, source, target, day)
+		q, err := s.Rates.Quote(ctx, source, target, day)
 		if errors.Is(err, fx.ErrNoRate) {
 			return fmt.Errorf("%w: %w", errNoRate, err)
 		} else if err != nil {

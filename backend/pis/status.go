@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"context"
@@ -59,8 +59,8 @@ var paymentTransitions = map[string]map[string]string{
 	StatusHold:                    {StatusAccepted: "bank releases, due", StatusPending: "bank releases, future date", StatusCancelled: "bank stops, or TPP DELETE + PSU"},
 }
 
-// canMove reports whether a payment may go from one status to another.
-func canMove(from, to string) bool {
+// CanMove reports whether a payment may go from one status to another.
+func CanMove(from, to string) bool {
 	_, ok := paymentTransitions[from][to]
 	return ok
 }
@@ -69,14 +69,19 @@ func canMove(from, to string) bool {
 // made.
 var errTransition = errors.New("payment status change not in the transition table")
 
+// paymentWriter writes a payment: the store or a transaction of it.
+type paymentWriter interface {
+	UpdatePayment(ctx context.Context, p *store.Payment, from string) error
+}
+
 // movePayment is the one way a payment's status changes: it consults the
 // table, then writes p (its status, PSU, debtor account and funds flag) in
 // st if the stored status is still p's current one (store.ErrConflict
 // otherwise, when something else moved it meanwhile). st is the store or a
 // transaction of it.
-func movePayment(ctx context.Context, st store.Store, p *store.Payment, to string) error {
+func movePayment(ctx context.Context, st paymentWriter, p *store.Payment, to string) error {
 	from := p.Status
-	if !canMove(from, to) {
+	if !CanMove(from, to) {
 		return fmt.Errorf("%w: %s to %s", errTransition, from, to)
 	}
 	p.Status = to
@@ -88,8 +93,8 @@ func movePayment(ctx context.Context, st store.Store, p *store.Payment, to strin
 }
 
 // paymentOf returns the TPP's payment of the path.
-func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) (*store.Payment, *bgerror.Error) {
-	p, err := s.cfg.Store.GetPayment(r.Context(), r.PathValue("paymentId"))
+func (s *Service) paymentOf(r *http.Request, c *tppcontext.Context, kind string) (*store.Payment, *bgerror.Error) {
+	p, err := s.Store.GetPayment(r.Context(), r.PathValue("paymentId"))
 	if errors.Is(err, store.ErrNotFound) || (err == nil && (p.Kind != kind || p.Product != r.PathValue("product"))) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such payment")
 	} else if err != nil {
@@ -101,7 +106,7 @@ func (s *Server) paymentOf(r *http.Request, c *tppcontext.Context, kind string) 
 	return p, nil
 }
 
-func (s *Server) getPayment(kind string, statusOnly bool) handler {
+func (s *Service) GetPayment(kind string, statusOnly bool) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
@@ -122,7 +127,7 @@ func (s *Server) getPayment(kind string, statusOnly bool) handler {
 		// written out with the status and links, never parsed again.
 		b := p.Body
 		if len(b) < 2 || b[0] != '{' || b[len(b)-1] != '}' {
-			s.log.Error("a stored payment body is not a JSON object", slog.String("payment", p.ID))
+			s.Log.Error("a stored payment body is not a JSON object", slog.String("payment", p.ID))
 			return bgerror.New(bgerror.CodeServiceUnavailable, "the payment could not be read; retry later")
 		}
 		tail, err := json.Marshal(struct {

@@ -1,4 +1,4 @@
-package backend
+package pis
 
 import (
 	"context"
@@ -21,23 +21,23 @@ import (
 // needsCancellationSCA reports whether cancelling a payment in status needs
 // the PSU: it may be cancelled and the PSU has already authorised it.
 func needsCancellationSCA(status string) bool {
-	return status != StatusReceived && canMove(status, StatusCancelled)
+	return status != StatusReceived && CanMove(status, StatusCancelled)
 }
 
-// cancelPayment cancels a payment awaiting SCA (204), or starts the PSU's
+// CancelPayment cancels a payment awaiting SCA (204), or starts the PSU's
 // authorisation of cancelling an authorised one (202).
-func (s *Server) cancelPayment(kind string) handler {
+func (s *Service) CancelPayment(kind string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
 			return e
 		}
 		from := p.Status
-		if !canMove(from, StatusCancelled) {
+		if !CanMove(from, StatusCancelled) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment is "+from+" and can no longer be cancelled")
 		}
 		if needsCancellationSCA(from) {
-			f, e := s.startFlow(r.Context(), r, c, store.PurposeCancellation, p.ID, true)
+			f, e := s.Flows.Start(r.Context(), r, c, store.PurposeCancellation, p.ID, true)
 			if e != nil {
 				return e
 			}
@@ -46,12 +46,12 @@ func (s *Server) cancelPayment(kind string) handler {
 				"self":               {Href: self, Verbs: []string{"GET", "DELETE"}},
 				"status":             respond.Get(self + "/status"),
 				"startAuthorisation": {Href: self + "/cancellation-authorisations", Verbs: []string{"POST"}},
-				"scaRedirect":        respond.Get(scaHref(r, f.ID)),
+				"scaRedirect":        respond.Get(s.Flows.Href(r, f.ID)),
 				"scaStatus":          respond.Get(self + "/cancellation-authorisations/" + f.ID),
 			}})
 			return nil
 		}
-		if err := movePayment(r.Context(), s.cfg.Store, p, StatusCancelled); errors.Is(err, store.ErrConflict) {
+		if err := movePayment(r.Context(), s.Store, p, StatusCancelled); errors.Is(err, store.ErrConflict) {
 			return bgerror.New(bgerror.CodeStatusInvalid, "the payment changed status meanwhile; read its status and retry")
 		} else if err != nil {
 			return s.storeError(err, "the payment")
@@ -61,9 +61,9 @@ func (s *Server) cancelPayment(kind string) handler {
 	}
 }
 
-// startCancellationAuthorisation opens a new cancellation SCA flow for an
+// StartCancellationAuthorisation opens a new cancellation SCA flow for an
 // authorised payment that may still be cancelled.
-func (s *Server) startCancellationAuthorisation(kind string) handler {
+func (s *Service) StartCancellationAuthorisation(kind string) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 		p, e := s.paymentOf(r, c, kind)
 		if e != nil {
@@ -87,9 +87,9 @@ var (
 	outcomeCancelLost          = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be cancelled: the bank's systems are temporarily unavailable; try again")
 )
 
-// cancelFlow completes a cancellation flow, or answers the outcome for the
+// CancelFlow completes a cancellation flow, or answers the outcome for the
 // PSU.
-func (s *Server) cancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+func (s *Service) CancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.cancelFlowPayment(ctx, f)
 	switch {
 	case err == nil:
@@ -99,7 +99,7 @@ func (s *Server) cancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Erro
 	case errors.Is(err, errNotCancellable), errors.Is(err, store.ErrConflict):
 		return outcomeNotCancellable
 	}
-	s.log.Error("payment of a cancellation flow not cancelled", slog.String("flow", f.ID), slog.Any("error", err))
+	s.Log.Error("payment of a cancellation flow not cancelled", slog.String("flow", f.ID), slog.Any("error", err))
 	return outcomeCancelLost
 }
 
@@ -107,8 +107,8 @@ func (s *Server) cancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Erro
 // may pay from the payment's debtor account, and the payment must still be
 // cancellable; it then becomes CANC, unless a batch run took it meanwhile
 // (store.ErrConflict).
-func (s *Server) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error {
-	p, err := s.cfg.Store.GetPayment(ctx, f.ResourceID)
+func (s *Service) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error {
+	p, err := s.Store.GetPayment(ctx, f.ResourceID)
 	if err != nil {
 		return err
 	}
@@ -116,11 +116,11 @@ func (s *Server) cancelFlowPayment(ctx context.Context, f *store.SCAFlow) error 
 	if !needsCancellationSCA(from) {
 		return errNotCancellable
 	}
-	debtor, err := s.cfg.Store.GetAccount(ctx, p.DebtorAccountID)
+	debtor, err := s.Store.GetAccount(ctx, p.DebtorAccountID)
 	if err != nil || s.debitRight(ctx, f, debtor) != nil {
 		return errNotPSUAccount
 	}
-	return movePayment(ctx, s.cfg.Store, p, StatusCancelled)
+	return movePayment(ctx, s.Store, p, StatusCancelled)
 }
 
 var errNotCancellable = errors.New("the payment can no longer be cancelled")
