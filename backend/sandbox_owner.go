@@ -17,16 +17,6 @@ import (
 // only. Outside a sandbox the bank's own customers (owner "") serve every
 // TPP.
 
-// sandboxOf is the owner of the customers TPP tpp deals with: tpp's own
-// sandbox in a sandbox deployment, the bank's own customers ("")
-// otherwise.
-func (s *Server) sandboxOf(tpp string) string {
-	if s.cfg.Sandbox {
-		return tpp
-	}
-	return ""
-}
-
 // openSandbox seeds TPP tpp's sandbox unless it is (sandbox.SeedFor does
 // it once for the whole database); once this process knows it seeded, a
 // call costs a map look-up. The map holds one entry per TPP the register

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/ais"
-	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -134,22 +133,15 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 // in, its redirect's query and, when it did not all succeed, the outcome
 // that says why.
 func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values, *bgerror.Error) {
-	// What the purpose authorises: the payments of a payment or basket
-	// flow (pis.Service.AuthoriseFlow), a payment's cancellation (pis.Service.CancelFlow);
-	// a consent is stored below with the session, for every purpose.
-	var outcome *bgerror.Error
-	switch f.Purpose {
-	case store.PurposePayment, store.PurposeBasket:
-		outcome = s.pis.AuthoriseFlow(ctx, f)
-	case store.PurposeCancellation:
-		outcome = s.pis.CancelFlow(ctx, f)
-	}
-	if outcome == pis.OutcomePartlyExecuted {
-		// The SCA authorised the payments; the redirect says that not
-		// all of them were executed.
-		return store.FlowCompleted, failure(outcome), outcome
-	}
-	if outcome != nil {
+	// What the purpose authorises about payments: the payments of a
+	// payment or basket flow, a payment's cancellation (Payments); a
+	// consent is stored below with the session, for every purpose.
+	if outcome, authorised := s.pis.Authorise(ctx, f); outcome != nil {
+		if authorised {
+			// The SCA authorised the payments; the redirect says that
+			// not all of them were executed.
+			return store.FlowCompleted, failure(outcome), outcome
+		}
 		return store.FlowFailed, failure(outcome), outcome
 	}
 	now := s.cfg.Now()

@@ -17,6 +17,7 @@ import (
 
 	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/respond"
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 )
@@ -116,7 +117,7 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow)
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	case n > maxIdentifyAttempts:
-		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.pis.RejectPayments(ctx, f) })
+		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.pis.Reject(ctx, f) })
 		return
 	}
 	state, err1 := randomToken()
@@ -256,7 +257,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	// replay of this answer ends the flow, a stranger's changes nothing.
 	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
 	f.Login = string(kept)
-	c, outcome := s.identifyAtProvider(w, r, s.sandboxOf(f.TPP), q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
+	c, outcome := s.identifyAtProvider(w, r, sandbox.OwnerOf(s.cfg.Sandbox, f.TPP), q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
 		Payment: payingPurpose(f), App: f.AppPreferred, Started: time.Unix(secrets.Started, 0)})
 	switch {
 	case outcome == outcomeIdPUnavailable:
@@ -327,7 +328,7 @@ func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owne
 // loginFailed ends a flow whose login failed with the failure redirect,
 // its payments rejected.
 func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
-	s.fail(w, r, f, outcome, func(ctx context.Context) { s.pis.RejectPayments(ctx, f) })
+	s.fail(w, r, f, outcome, func(ctx context.Context) { s.pis.Reject(ctx, f) })
 }
 
 // idpUnavailable ends the flow as the provider's outage does: the TPP gets
@@ -348,7 +349,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		return
 	}
 	s.observeEnd(store.FlowFailed, outcomeIdPUnavailable)
-	s.pis.RejectPayments(ctx, f)
+	s.pis.Reject(ctx, f)
 	back, err := url.Parse(f.RedirectURI)
 	if err != nil {
 		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/obgw/obgw/backend/pis"
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -107,11 +107,14 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		// created: the redirect goes nowhere else.
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
-	case s.pis.BasketDeleted(r.Context(), f):
+	}
+	if outcome := s.pis.Withdrawn(r.Context(), f); outcome != nil {
 		// Deleting a basket ends its flow: the PSU meets the end at
 		// the link; the payments stay awaiting SCA on their own.
-		s.fail(w, r, f, pis.OutcomeBasketDeleted, nil)
+		s.fail(w, r, f, outcome, nil)
 		return nil, false
+	}
+	switch {
 	case f.SessionHash != "" && !fromBrowser(r, f):
 		if before, ok := browserCookie(r); ok && r.Method == http.MethodPost && r.PostForm.Get("step") == stepIdentify && s.ident.formStep() == stepIdentify {
 			if _, mine := boundTo(f, before); mine {
@@ -302,7 +305,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	switch r.PostForm.Get("step") {
 	case "cancel":
 		s.fail(w, r, f, outcomeCancelled, func(ctx context.Context) {
-			s.pis.RejectPayments(ctx, f)
+			s.pis.Reject(ctx, f)
 		})
 	case s.ident.formStep():
 		if step(f) != "identify" {
@@ -369,7 +372,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 			return
 		}
 		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) {
-			s.pis.RejectPayments(ctx, f)
+			s.pis.Reject(ctx, f)
 		})
 	}
 	n, err := s.cfg.Store.CountSCAFlowAttempt(ctx, f.ID)
@@ -391,7 +394,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	err = store.ErrNotFound
 	if plausibleValue(number) {
 		// In the sandbox of the TPP that started the flow.
-		c, err = s.cfg.Store.GetCustomerByNumber(ctx, s.sandboxOf(f.TPP), number)
+		c, err = s.cfg.Store.GetCustomerByNumber(ctx, sandbox.OwnerOf(s.cfg.Sandbox, f.TPP), number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

@@ -116,32 +116,32 @@ var (
 	outcomeNoRate        = bgerror.New(bgerror.CodePaymentFailed, "The payment could not be authorised: the bank does not exchange its currency into the account's")
 	outcomeViewOnly      = bgerror.NewStatus(http.StatusForbidden, bgerror.CodeResourceUnknown, "The payment could not be authorised: under this agreement you may view the account but not pay from it")
 	outcomeNotAwaiting   = bgerror.New(bgerror.CodeStatusInvalid, "The payment could not be authorised: it is no longer awaiting authorisation")
-	// OutcomeBasketDeleted: the TPP deleted the basket; its payments
+	// outcomeBasketDeleted: the TPP deleted the basket; its payments
 	// stay awaiting SCA, each on its own.
-	OutcomeBasketDeleted = bgerror.New(bgerror.CodeStatusInvalid, "The payments could not be authorised: the provider withdrew the basket")
+	outcomeBasketDeleted = bgerror.New(bgerror.CodeStatusInvalid, "The payments could not be authorised: the provider withdrew the basket")
 	outcomeAuthoriseLost = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be authorised: the bank's systems are temporarily unavailable; try again")
-	// OutcomePartlyExecuted: every payment of the basket was authorised,
+	// outcomePartlyExecuted: every payment of the basket was authorised,
 	// and an instant one could not then be executed; each payment's
 	// status tells which (the basket's is RJCT, its worst case).
-	OutcomePartlyExecuted = bgerror.New(bgerror.CodePaymentFailed, "The payments were authorised, but an instant payment could not be executed: there are no longer enough funds; check each payment's status before trying again")
+	outcomePartlyExecuted = bgerror.New(bgerror.CodePaymentFailed, "The payments were authorised, but an instant payment could not be executed: there are no longer enough funds; check each payment's status before trying again")
 )
 
-// AuthoriseFlow completes a payment or basket flow: it authorises the
+// authoriseFlow completes a payment or basket flow: it authorises the
 // flow's payments with this SCA, or answers the outcome for the PSU after
 // rejecting those still awaiting SCA (all of them: nothing was authorised,
-// unless the outcome is OutcomePartlyExecuted), except when the store
+// unless the outcome is outcomePartlyExecuted), except when the store
 // failed: then they stay awaiting SCA, to be authorised again.
-func (s *Service) AuthoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+func (s *Service) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.authoriseFlowPayments(ctx, f)
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, errBasketDeleted) {
-		return OutcomeBasketDeleted // its payments stay RCVD
+		return outcomeBasketDeleted // its payments stay RCVD
 	}
 	if errors.Is(err, errPartlyExecuted) {
 		s.Log.Warn("basket authorised, an instant payment not executed", slog.String("flow", f.ID), slog.Any("error", err))
-		return OutcomePartlyExecuted
+		return outcomePartlyExecuted
 	}
 	var outcome *bgerror.Error
 	switch {
@@ -161,7 +161,7 @@ func (s *Service) AuthoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.
 		s.Log.Error("payments of an SCA flow not authorised", slog.String("flow", f.ID), slog.Any("error", err))
 		return outcomeAuthoriseLost
 	}
-	s.RejectPayments(ctx, f)
+	s.Reject(ctx, f)
 	return outcome
 }
 
@@ -176,7 +176,7 @@ func (s *Service) AuthoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.
 // funds go between the check and its execution, it alone is rejected and
 // the others stay authorised: errPartlyExecuted says so.
 func (s *Service) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) error {
-	if s.BasketDeleted(ctx, f) {
+	if s.basketDeleted(ctx, f) {
 		return errBasketDeleted
 	}
 	ps, err := s.flowPayments(ctx, f)
@@ -252,9 +252,9 @@ func (s *Service) authoriseFlowPayments(ctx context.Context, f *store.SCAFlow) e
 // errBasketDeleted: the TPP deleted the basket of the flow.
 var errBasketDeleted = errors.New("the basket was deleted")
 
-// BasketDeleted reports whether f is a basket's flow whose basket the TPP
+// basketDeleted reports whether f is a basket's flow whose basket the TPP
 // deleted (or that is gone).
-func (s *Service) BasketDeleted(ctx context.Context, f *store.SCAFlow) bool {
+func (s *Service) basketDeleted(ctx context.Context, f *store.SCAFlow) bool {
 	if f.Purpose != store.PurposeBasket {
 		return false
 	}
@@ -289,7 +289,7 @@ func (s *Service) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *st
 		s.Log.Error("payment unreadable", slog.Any("error", err))
 		return authorisation{}, errPaymentState
 	}
-	debtor, err := s.Store.GetAccountByNumber(ctx, s.sandboxOf(p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
+	debtor, err := s.Store.GetAccountByNumber(ctx, sandbox.OwnerOf(s.Sandbox, p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil {
 		return authorisation{}, errNotPSUAccount
 	}
@@ -405,9 +405,9 @@ func (s *Service) debitRight(ctx context.Context, f *store.SCAFlow, account *sto
 	return errNotPSUAccount
 }
 
-// RejectPayments marks the flow's payments still awaiting SCA as rejected
+// Reject marks the flow's payments still awaiting SCA as rejected
 // (the PSU cancelled, or SCA failed).
-func (s *Service) RejectPayments(ctx context.Context, f *store.SCAFlow) {
+func (s *Service) Reject(ctx context.Context, f *store.SCAFlow) {
 	if f.Purpose != store.PurposePayment && f.Purpose != store.PurposeBasket {
 		return
 	}

@@ -87,9 +87,9 @@ var (
 	outcomeCancelLost          = bgerror.New(bgerror.CodeServiceUnavailable, "The payment could not be cancelled: the bank's systems are temporarily unavailable; try again")
 )
 
-// CancelFlow completes a cancellation flow, or answers the outcome for the
+// cancelFlow completes a cancellation flow, or answers the outcome for the
 // PSU.
-func (s *Service) CancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
+func (s *Service) cancelFlow(ctx context.Context, f *store.SCAFlow) *bgerror.Error {
 	err := s.cancelFlowPayment(ctx, f)
 	switch {
 	case err == nil:

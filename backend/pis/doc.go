@@ -7,6 +7,6 @@
 //
 // It knows the SCA it needs only as Flows, and the store as the Store of
 // the operations it uses; the backend wires both. What a payment's SCA
-// flow authorises when it completes (AuthoriseFlow, CancelFlow) or fails
-// (RejectPayments) the SCA pages ask of it.
+// flow authorises when it completes (authoriseFlow, cancelFlow) or fails
+// (Reject) the SCA pages ask of it.
 package pis

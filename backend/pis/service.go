@@ -70,12 +70,3 @@ type Service struct {
 func (s *Service) storeError(err error, what string) *bgerror.Error {
 	return respond.StoreError(s.Log, err, what)
 }
-
-// sandboxOf is the owner of the accounts TPP tpp's payments are made
-// from: its sandbox in a sandbox, the bank's accounts ("") otherwise.
-func (s *Service) sandboxOf(tpp string) string {
-	if s.Sandbox {
-		return tpp
-	}
-	return ""
-}
