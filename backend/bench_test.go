@@ -18,6 +18,7 @@ import (
 
 	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
 	"github.com/obgw/obgw/tppcontext"
@@ -68,7 +69,7 @@ func seedHistory(b *testing.B, st store.Store, n int, now time.Time) (accountID,
 		b.Fatal(err)
 	}
 	if err := st.CompleteSession(ctx, &store.Session{TPP: "PSDNO-FSA-987654321", TPPSessionID: "bench", CustomerID: c.ID,
-		Context: "PRIVATE", ValidUntil: now.Add(SessionLifetime)}); err != nil {
+		Context: "PRIVATE", ValidUntil: now.Add(sca.SessionLifetime)}); err != nil {
 		b.Fatal(err)
 	}
 	return a.ID, psu

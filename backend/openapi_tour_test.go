@@ -6,6 +6,7 @@ import (
 
 	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 )
 
 // TestOpenAPITour walks the operations no other test of the package
@@ -75,7 +76,7 @@ func TestOpenAPITour(t *testing.T) {
 	expect(tppCall{method: "PUT", path: mock + "/balances", body: `{"balances":[{"balanceType":"closingBooked","balanceAmount":{"currency":"NOK","amount":500}}]}`}, 400)
 
 	// The identity provider's callback, where the sandbox has none.
-	resp, err := h.browser().client.Get(h.srv.URL + callbackPath + "?state=s&code=c")
+	resp, err := h.browser().client.Get(h.srv.URL + sca.CallbackPath + "?state=s&code=c")
 	if err != nil {
 		t.Fatal(err)
 	}

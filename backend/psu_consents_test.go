@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"regexp"
 	"strings"
@@ -12,6 +11,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -36,7 +36,7 @@ func TestPSURevocationPage(t *testing.T) {
 		// In the sandbox (issue 34, 5): the page opens only from its TPP's
 		// link, not bare, not with a sandbox named in the form, not with
 		// another kind of sealed text.
-		bare, err := p.client.Get(h.srv.URL + psuBase)
+		bare, err := p.client.Get(h.srv.URL + sca.PSUBase)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,12 +44,12 @@ func TestPSURevocationPage(t *testing.T) {
 			t.Fatalf("the page without a link: %d %s", bare.StatusCode, bb)
 		}
 		for _, named := range []string{testTPP, "x." + testTPP} {
-			if nr := p.submit(psuBase, page, url.Values{"step": {"identify"}, "sandbox": {named}, "customerNumber": {sandbox.KariNumber}}); nr.StatusCode != http.StatusForbidden || strings.Contains(body(nr), "Kari") {
+			if nr := p.submit(sca.PSUBase, page, url.Values{"step": {"identify"}, "sandbox": {named}, "customerNumber": {sandbox.KariNumber}}); nr.StatusCode != http.StatusForbidden || strings.Contains(body(nr), "Kari") {
 				t.Fatalf("a sandbox named in the form (%s): %d", named, nr.StatusCode)
 			}
 		}
 		page = p.open(h.psuLink(""))
-		resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+		resp := p.submit(sca.PSUBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		page = body(resp)
 		pageURL := h.local(resp.Request.URL.Path)
 		if resp.StatusCode != 200 || !strings.Contains(page, "Kari Nordmann") ||
@@ -62,7 +62,7 @@ func TestPSURevocationPage(t *testing.T) {
 		}
 		// Kari of the other TPP's sandbox: that consent only.
 		pb := h.browser()
-		bpage := body(pb.submit(psuBase, pb.open(h.psuLink("PSDNO-FSA-987654322")), url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
+		bpage := body(pb.submit(sca.PSUBase, pb.open(h.psuLink("PSDNO-FSA-987654322")), url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}))
 		if !strings.Contains(bpage, "PSDNO-FSA-987654322") || strings.Contains(bpage, "PSDNO-FSA-987654321") || len(revokeButton.FindAllStringSubmatch(bpage, -1)) != 1 {
 			t.Fatalf("the other sandbox's page: %s", bpage)
 		}
@@ -92,7 +92,7 @@ func TestPSURevocationPage(t *testing.T) {
 			t.Fatalf("the TPP after the PSU revoked: %d %v", status, b)
 		}
 		// The page's flow is not an SCA flow.
-		if r, err := h.srv.Client().Get(h.srv.URL + "/v1/sca/" + strings.TrimPrefix(pageURL, psuBase+"/")); err != nil || r.StatusCode != 404 {
+		if r, err := h.srv.Client().Get(h.srv.URL + "/v1/sca/" + strings.TrimPrefix(pageURL, sca.PSUBase+"/")); err != nil || r.StatusCode != 404 {
 			t.Fatalf("the page's id on the SCA route: %v %v", r.StatusCode, err)
 		}
 		// Wrong numbers: five, then refused (the client's guesses above
@@ -101,13 +101,13 @@ func TestPSURevocationPage(t *testing.T) {
 		g := h.browser()
 		gp := g.open(h.psuLink(""))
 		for i := 0; i < 5; i++ {
-			r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
+			r := g.submit(sca.PSUBase, gp, url.Values{"step": {"identify"}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
 			gp = body(r)
 			if r.StatusCode != 200 || !strings.Contains(gp, `id="error"`) {
 				t.Fatalf("wrong number %d: %d %s", i+1, r.StatusCode, gp)
 			}
 		}
-		r := g.submit(psuBase, gp, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
+		r := g.submit(sca.PSUBase, gp, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		if rb := body(r); r.StatusCode != http.StatusTooManyRequests || strings.Contains(rb, "Kari") {
 			t.Fatalf("after 5 wrong numbers: %d %s", r.StatusCode, rb)
 		}
@@ -122,7 +122,7 @@ func TestPSURevocationPageProduction(t *testing.T) {
 	prod := newTestServer(t, New(Config{Store: h.st, Tokens: ver, Now: h.clk.now}))
 	defer prod.Close()
 	for _, m := range []string{"GET", "POST"} {
-		req, _ := http.NewRequest(m, prod.URL+psuBase, strings.NewReader("customerNumber="+sandbox.KariNumber))
+		req, _ := http.NewRequest(m, prod.URL+sca.PSUBase, strings.NewReader("customerNumber="+sandbox.KariNumber))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		resp, err := prod.Client().Do(req)
 		if err != nil {
@@ -131,27 +131,6 @@ func TestPSURevocationPageProduction(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != http.StatusServiceUnavailable {
 			t.Fatalf("%s in production: %d", m, resp.StatusCode)
-		}
-	}
-}
-
-// TestGuessKey: the PSU page's guesses are counted per IPv4 address and
-// per IPv6 /64 (one subscriber's), whatever form the remote address has.
-func TestGuessKey(t *testing.T) {
-	key := func(remote string) string {
-		r := httptest.NewRequest(http.MethodPost, psuBase, nil)
-		r.RemoteAddr = remote
-		return guessKey(r)
-	}
-	for remote, want := range map[string]string{
-		"192.0.2.1:5044":           "psu:192.0.2.1",
-		"[::ffff:192.0.2.1]:5044":  "psu:192.0.2.1",
-		"[2001:db8::1]:443":        "psu:2001:db8::/64",
-		"[2001:db8::ffff:1]:40000": "psu:2001:db8::/64",
-		"[2001:db8:0:1::1]:443":    "psu:2001:db8:0:1::/64",
-	} {
-		if got := key(remote); got != want {
-			t.Errorf("%s: %s, want %s", remote, got, want)
 		}
 	}
 }

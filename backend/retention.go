@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -49,7 +50,7 @@ func (s *Server) Sweep(ctx context.Context, now time.Time, holder string) (store
 		return store.Swept{}, false, err
 	}
 	r := store.DefaultRetention
-	r.Abandoned = scaPurposes // the SCA funnel's abandoned flows
+	r.Abandoned = sca.FunnelPurposes // the SCA funnel's abandoned flows
 	n, err := s.cfg.Store.Sweep(ctx, now, r)
 	if err != nil {
 		return n, true, err

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/obgw/obgw/backend/pathid"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/bgerror"
 )
 
@@ -28,8 +30,8 @@ func (m *routeMux) Handle(pattern string, h http.Handler) {
 		pattern: pattern,
 		next:    h,
 		// A sealed link is longer than an id; the sealer bounds it.
-		checkIDs: pattern != "GET "+sealedBase+"{sealed}",
-		page:     strings.Contains(pattern, " /v1/sca/") || strings.Contains(pattern, " "+psuBase+"/"),
+		checkIDs: pattern != "GET "+sca.SealedBase+"{sealed}",
+		page:     strings.Contains(pattern, " /v1/sca/") || strings.Contains(pattern, " "+sca.PSUBase+"/"),
 	})
 }
 
@@ -45,7 +47,7 @@ func (m *routeMux) HandleFunc(pattern string, f func(http.ResponseWriter, *http.
 type route struct {
 	pattern  string
 	next     http.Handler
-	checkIDs bool // plausibleIDs applies
+	checkIDs bool // pathid.PlausiblePath applies
 	page     bool // a PSU page: its unknown links are an HTML page's
 }
 
@@ -58,11 +60,9 @@ func (rt *route) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if span != nil {
 		defer span.End()
 	}
-	if rt.checkIDs && !plausibleIDs(r.URL.EscapedPath()) {
+	if rt.checkIDs && !pathid.PlausiblePath(r.URL.EscapedPath()) {
 		if rt.page {
-			w.Header().Set("Strict-Transport-Security", scaHSTS)
-			w.Header().Set("Cache-Control", "no-store")
-			http.Error(w, errUnknownLink, http.StatusNotFound)
+			sca.UnknownLink(w)
 			return
 		}
 		bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)

@@ -2,12 +2,11 @@ package backend
 
 import (
 	"net/http"
-	"net/url"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/resource"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/tppcontacts"
 	"github.com/obgw/obgw/bgerror"
@@ -101,25 +100,25 @@ func (s *Server) routes() {
 		m.Handle("GET /v1/sandbox/agreements/{agreementId}", verified(s.getMockAgreement))
 		m.Handle("POST /v1/sandbox/payment-batch-runs", verified(s.pis.RunBatch))
 		m.Handle("POST /v1/sandbox/consents/{consentId}/revoke", verified(s.revokeConsent))
-		m.Handle("GET /v1/sandbox/psu-consents", verified(s.psuConsentsLink))
+		m.Handle("GET /v1/sandbox/psu-consents", verified(s.sca.PSUConsentsLink))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/hold", verified(s.pis.Hold()))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/release", verified(s.pis.Release()))
 		m.Handle("POST /v1/sandbox/payments/{paymentId}/stop", verified(s.pis.Stop()))
 	}
 
-	// The PSU-facing SCA page (sca_*.go): no context token; the flow is
+	// The PSU-facing SCA page (backend/sca): no context token; the flow is
 	// bound to the PSU's browser once identified, forms carry a token.
-	m.HandleFunc("GET "+sealedBase+"{sealed}", s.scaOpenSealed)
-	m.HandleFunc("GET "+callbackPath, s.scaCallback)
-	m.HandleFunc("GET /v1/sca/{flowId}", s.scaPage)
-	m.HandleFunc("POST /v1/sca/{flowId}", s.scaSubmit)
+	m.HandleFunc("GET "+sca.SealedBase+"{sealed}", s.sca.OpenSealed)
+	m.HandleFunc("GET "+sca.CallbackPath, s.sca.Callback)
+	m.HandleFunc("GET /v1/sca/{flowId}", s.sca.Page)
+	m.HandleFunc("POST /v1/sca/{flowId}", s.sca.Submit)
 
-	// The PSU's page of consents (psu_consents.go): identified as on the
+	// The PSU's page of consents (backend/sca): identified as on the
 	// SCA page, bound to the browser, revokes a consent at the bank.
-	m.HandleFunc("GET "+psuBase, s.psuIdentifyPage)
-	m.HandleFunc("POST "+psuBase, s.psuIdentifySubmit)
-	m.HandleFunc("GET "+psuBase+"/{flowId}", s.psuPage)
-	m.HandleFunc("POST "+psuBase+"/{flowId}", s.psuSubmit)
+	m.HandleFunc("GET "+sca.PSUBase, s.sca.PSUIdentifyPage)
+	m.HandleFunc("POST "+sca.PSUBase, s.sca.PSUIdentifySubmit)
+	m.HandleFunc("GET "+sca.PSUBase+"/{flowId}", s.sca.PSUPage)
+	m.HandleFunc("POST "+sca.PSUBase+"/{flowId}", s.sca.PSUSubmit)
 }
 
 // ServeHTTP routes the request. Unknown paths get 404 RESOURCE_UNKNOWN and
@@ -143,57 +142,6 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such resource").Write(w)
-}
-
-// MaxIDBytes bounds an id in the path. The store's ids are 29 bytes
-// ("enc!!" and 24 characters of URL-safe base64); the gateway's limiter
-// allows 128, and so does this.
-const MaxIDBytes = 128
-
-// plausibleIDs reports whether every segment of an escaped path, decoded
-// as the router decodes it, could be a path value of ours: at most
-// MaxIDBytes bytes of valid UTF-8 without control characters (C0, DEL,
-// C1; NUL included). The routes' literal segments all are, so the rule
-// falls on the ids, products included. It is the one place every path
-// value ({id}, {consentId}, {paymentId}, {flowId}...) is checked, before
-// any handler: PostgreSQL refuses NUL and invalid UTF-8 in text (an error,
-// hence 503, where SQLite found nothing), and an id no resource can have
-// should cost no query.
-func plausibleIDs(escaped string) bool {
-	for len(escaped) > 0 {
-		seg := escaped
-		if i := strings.IndexByte(escaped, '/'); i >= 0 {
-			seg, escaped = escaped[:i], escaped[i+1:]
-		} else {
-			escaped = ""
-		}
-		if strings.IndexByte(seg, '%') >= 0 {
-			v, err := url.PathUnescape(seg)
-			if err != nil {
-				return false
-			}
-			seg = v
-		}
-		if !plausibleValue(seg) {
-			return false
-		}
-	}
-	return true
-}
-
-// plausibleValue reports whether v could be a value the store holds as an
-// id or key: at most MaxIDBytes bytes of valid UTF-8 without control
-// characters. Anything else is looked up nowhere.
-func plausibleValue(v string) bool {
-	if len(v) > MaxIDBytes || !utf8.ValidString(v) {
-		return false
-	}
-	for _, c := range v {
-		if c < 0x20 || (c >= 0x7f && c <= 0x9f) {
-			return false
-		}
-	}
-	return true
 }
 
 // statusProbe records the status the mux's fallback handler would send.

@@ -2,7 +2,6 @@ package backend
 
 import (
 	"context"
-	"net/http"
 
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/bgerror"
@@ -37,22 +36,3 @@ func (s *Server) openSandbox(ctx context.Context, tpp string) *bgerror.Error {
 	s.sandboxes.Store(tpp, true)
 	return nil
 }
-
-// psuSandbox is the sandbox the PSU's page of consents looks in: in a
-// sandbox deployment the one the link the page was opened with seals
-// (sandbox_psu_link.go; named is false without a valid one), outside it
-// the bank's own customers.
-func (s *Server) psuSandbox(r *http.Request) (owner string, named bool) {
-	if !s.cfg.Sandbox {
-		return "", true
-	}
-	v := r.PostForm.Get("sandbox")
-	if v == "" {
-		v = r.URL.Query().Get("sandbox")
-	}
-	return s.openPSULink(r, v)
-}
-
-// errNoSandbox asks the PSU of a sandbox's page of consents to open it
-// from its sandbox's link.
-const errNoSandbox = "In the sandbox, open this page from the link of the TPP's sandbox (the TPP gets it with GET /v1/sandbox/psu-consents; it opens the page for an hour)."

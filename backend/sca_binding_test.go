@@ -3,6 +3,8 @@ package backend
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -30,7 +33,7 @@ func (p *psu) noFollow() *http.Client {
 func (p *psu) flowCookie(href string) string {
 	u, _ := url.Parse(p.h.srv.URL + href)
 	for _, c := range p.client.Jar.Cookies(u) {
-		if c.Name == scaCookie {
+		if c.Name == sca.FlowCookie {
 			return c.Value
 		}
 	}
@@ -103,7 +106,7 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 		}
 		var set *http.Cookie
 		for _, c := range resp.Cookies() {
-			if c.Name == scaCookie {
+			if c.Name == sca.FlowCookie {
 				set = c
 			}
 		}
@@ -126,7 +129,7 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if f.SessionHash != sessionHash(secret) || strings.Contains(f.SessionHash+f.CSRF+f.Outcome, secret) {
+		if f.SessionHash != hashHex(secret) || strings.Contains(f.SessionHash+f.CSRF+f.Outcome, secret) {
 			t.Fatalf("stored flow %+v: want the secret's hash and never the secret", f)
 		}
 
@@ -162,7 +165,7 @@ func TestSCAFlowBoundToBrowser(t *testing.T) {
 		// another number; the flow stays as it was.
 		jar, _ := cookiejar.New(nil)
 		pu, _ := url.Parse(u)
-		jar.SetCookies(pu, []*http.Cookie{{Name: scaCookie, Value: before, Path: href}})
+		jar.SetCookies(pu, []*http.Cookie{{Name: sca.FlowCookie, Value: before, Path: href}})
 		old := &http.Client{Transport: h.srv.Client().Transport, Jar: jar}
 		if status, got := getPage(t, old, u); status != http.StatusForbidden {
 			t.Fatalf("the pre-identification cookie: GET %d", status)
@@ -255,7 +258,7 @@ func TestSCAIdentifyTwiceAtOnce(t *testing.T) {
 				defer wg.Done()
 				req, _ := http.NewRequest("POST", u, strings.NewReader(form.Encode()))
 				req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-				req.AddCookie(&http.Cookie{Name: scaCookie, Value: cookie})
+				req.AddCookie(&http.Cookie{Name: sca.FlowCookie, Value: cookie})
 				<-start
 				resp, err := c.Do(req)
 				if err != nil {
@@ -265,7 +268,7 @@ func TestSCAIdentifyTwiceAtOnce(t *testing.T) {
 				resp.Body.Close()
 				statuses[i] = resp.StatusCode
 				for _, k := range resp.Cookies() {
-					if k.Name == scaCookie {
+					if k.Name == sca.FlowCookie {
 						secrets[i] = k.Value
 					}
 				}
@@ -283,7 +286,7 @@ func TestSCAIdentifyTwiceAtOnce(t *testing.T) {
 		winners := map[string]bool{}
 		for i, sec := range secrets {
 			if sec != "" {
-				if statuses[i] != http.StatusSeeOther || sessionHash(sec) != f.SessionHash {
+				if statuses[i] != http.StatusSeeOther || hashHex(sec) != f.SessionHash {
 					t.Fatalf("post %d: %d, secret that is not the flow's", i, statuses[i])
 				}
 				winners[sec] = true
@@ -329,7 +332,7 @@ func TestSCAPaymentSummaryBound(t *testing.T) {
 	}
 }
 
-// TestSCAIdentifyAttemptsLimited: a flow allows maxIdentifyAttempts
+// TestSCAIdentifyAttemptsLimited: a flow allows sca.MaxIdentifyAttempts
 // identification numbers; the last wrong one ends the flow with the failure
 // redirect, also when the guesses come all at once.
 func TestSCAIdentifyAttemptsLimited(t *testing.T) {
@@ -341,7 +344,7 @@ func TestSCAIdentifyAttemptsLimited(t *testing.T) {
 		href := scaLink(b)
 		p := h.browser()
 		page := p.open(href)
-		for i := 1; i < maxIdentifyAttempts; i++ {
+		for i := 1; i < sca.MaxIdentifyAttempts; i++ {
 			resp := p.submit(href, page, url.Values{"step": {"identify"}, "customerNumber": {"0000000000" + string(rune('0'+i))}})
 			page = body(resp)
 			if resp.StatusCode != 200 || !strings.Contains(page, `id="error"`) {
@@ -352,7 +355,7 @@ func TestSCAIdentifyAttemptsLimited(t *testing.T) {
 		resp, _ := post(t, p.noFollow(), h.srv.URL+href, url.Values{"csrf": {m[1]}, "step": {"identify"}, "customerNumber": {"00000000009"}})
 		loc, _ := url.Parse(resp.Header.Get("Location"))
 		if resp.StatusCode != http.StatusSeeOther || loc.Host != "tpp.example.no" || loc.Query().Get("code") != "CONSENT_INVALID" || loc.Query().Get("status") != "401" {
-			t.Fatalf("wrong number %d: %d %s, want the failure redirect", maxIdentifyAttempts, resp.StatusCode, loc)
+			t.Fatalf("wrong number %d: %d %s, want the failure redirect", sca.MaxIdentifyAttempts, resp.StatusCode, loc)
 		}
 		resp, got := post(t, h.browser().noFollow(), h.srv.URL+href, url.Values{"csrf": {m[1]}, "step": {"identify"}, "customerNumber": {sandbox.KariNumber}})
 		if resp.StatusCode == http.StatusOK || strings.Contains(got, "Kari") {
@@ -480,7 +483,7 @@ func TestSCAHSTS(t *testing.T) {
 	check("identify redirect", 303, resp, err)
 	resp, err = anon.Get(live)
 	check("other browser", 403, resp, err)
-	h.clk.add(FlowLifetime + time.Minute)
+	h.clk.add(sca.FlowLifetime + time.Minute)
 	resp, err = anon.Get(expired)
 	check("expired flow", 303, resp, err)
 	ver, _ := tppcontext.NewVerifier(bytes.Repeat([]byte{9}, 32))
@@ -525,4 +528,11 @@ func TestSCAIdentifyImplausibleNumber(t *testing.T) {
 			}
 		}
 	})
+}
+
+// hashHex is the SessionHash of a browser's secret, as the store model
+// documents it: the SHA-256 of the secret, in hex.
+func hashHex(secret string) string {
+	sum := sha256.Sum256([]byte(secret))
+	return hex.EncodeToString(sum[:])
 }

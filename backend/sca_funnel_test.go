@@ -12,7 +12,7 @@ import (
 
 	"github.com/obgw/obgw/backend/pis"
 	"github.com/obgw/obgw/backend/sandbox"
-	"github.com/obgw/obgw/bgerror"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/tppcontext"
 )
 
@@ -63,7 +63,7 @@ func TestSCAFunnel(t *testing.T) {
 		expect("a sealed link, not opened")
 		p = h.browser()
 		page = p.open(scaLink(b))
-		for range maxIdentifyAttempts {
+		for range sca.MaxIdentifyAttempts {
 			resp := p.submit(scaLink(b), page, url.Values{"step": {"identify"}, "customerNumber": {"00000000000"}})
 			page = body(resp)
 		}
@@ -75,32 +75,14 @@ func TestSCAFunnel(t *testing.T) {
 		}
 		p = h.browser()
 		page = p.open(h.psuLink(""))
-		if resp := p.submit(psuBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}); !strings.Contains(body(resp), "Kari Nordmann") {
+		if resp := p.submit(sca.PSUBase, page, url.Values{"step": {"identify"}, "customerNumber": {sandbox.KariNumber}}); !strings.Contains(body(resp), "Kari Nordmann") {
 			t.Fatal("the PSU's page of consents did not open")
 		}
 		expect("a consent left pending, the PSU's page of consents", "started")
-		h.clk.add(FlowLifetime + 25*time.Hour)
+		h.clk.add(sca.FlowLifetime + 25*time.Hour)
 		n, ran, err := srv.Sweep(context.Background(), h.clk.now(), "test")
 		if err != nil || !ran || n.Abandoned != 1 {
 			t.Fatalf("sweep: %+v ran %v %v, want 1 abandoned flow", n, ran, err)
 		}
 	})
-}
-
-// TestFailureReasonsByOutcome (issue 30, 3): the funnel's reason comes
-// from the outcome itself, never from the words the PSU reads: an error
-// that reads like the timeout's message is no timeout.
-func TestFailureReasonsByOutcome(t *testing.T) {
-	for outcome, want := range failureReasons {
-		if got := failureReason(outcome); got != want {
-			t.Errorf("%q: reason %q, want %q", outcome.Text, got, want)
-		}
-	}
-	lookalike := bgerror.New(outcomeTooLong.Code, outcomeTooLong.Text)
-	if got := failureReason(lookalike); got != "refused" {
-		t.Errorf("an error worded as the timeout: reason %q, want refused", got)
-	}
-	if got := failureReason(bgerror.New(bgerror.CodeServiceUnavailable, "x")); got != "unavailable" {
-		t.Errorf("an outage: reason %q", got)
-	}
 }

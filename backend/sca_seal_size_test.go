@@ -15,6 +15,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
 )
@@ -55,7 +56,7 @@ func TestUnconsentedRequestsLeaveTheStoreFlat(t *testing.T) {
 			send := func() error {
 				rec := httptest.NewRecorder()
 				srv.ServeHTTP(rec, request("/v1/accounts", uuid.NewString()))
-				if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), `"href":"`+sealedBase) {
+				if rec.Code != http.StatusUnauthorized || !strings.Contains(rec.Body.String(), `"href":"`+sca.SealedBase) {
 					return fmt.Errorf("%d %s, want 401 with a sealed scaRedirect", rec.Code, rec.Body.String())
 				}
 				return nil

@@ -15,6 +15,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
 )
@@ -173,7 +174,7 @@ func unconsented(t *testing.T, h *harness, srv *httptest.Server) string {
 	t.Helper()
 	status, b, _ := h.call(tppCall{srv: srv, method: "GET", path: "/v1/accounts", sid: "s1", psuID: uuid.NewString(), psuPresent: true})
 	link := scaLink(b)
-	if status != 401 || !strings.HasPrefix(link, sealedBase) {
+	if status != 401 || !strings.HasPrefix(link, sca.SealedBase) {
 		t.Fatalf("unconsented request: %d %v, want 401 with a sealed scaRedirect", status, b)
 	}
 	return link
@@ -249,7 +250,7 @@ func TestSealedLinkTampered(t *testing.T) {
 	forEachStore(t, func(t *testing.T, h *harness) {
 		srv, counted, _ := sealHarness(t, h)
 		link := unconsented(t, h, srv)
-		token := strings.TrimPrefix(link, sealedBase)
+		token := strings.TrimPrefix(link, sca.SealedBase)
 		kid, text, _ := strings.Cut(token, ".")
 		flip := []byte(text)
 		flip[len(flip)/2] ^= 1
@@ -261,10 +262,10 @@ func TestSealedLinkTampered(t *testing.T) {
 			"cut short":      token[:len(token)-4],
 			"another key":    "AAAAAAAA." + text,
 			"no key":         text,
-			"over-long":      token + strings.Repeat("A", maxSealedBytes),
+			"over-long":      token + strings.Repeat("A", sca.MaxSealedBytes),
 			"not base64":     kid + ".!!!",
 		} {
-			resp, err := srv.Client().Get(srv.URL + sealedBase + tok)
+			resp, err := srv.Client().Get(srv.URL + sca.SealedBase + tok)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -292,7 +293,7 @@ func TestSealedLinkExpired(t *testing.T) {
 		if status, loc := opens(t, srv, early); status != http.StatusSeeOther || !strings.HasPrefix(loc.Path, "/v1/sca/enc!!") {
 			t.Fatalf("opening in time: %d %s", status, loc)
 		}
-		clk.add(FlowLifetime + time.Second)
+		clk.add(sca.FlowLifetime + time.Second)
 		status, loc := opens(t, srv, late)
 		if status != http.StatusSeeOther || loc.Host != "tpp.example.no" || loc.Query().Get("state") != "xyz" ||
 			loc.Query().Get("code") != "CONSENT_INVALID" {
@@ -341,7 +342,7 @@ func TestSealingKeyRotation(t *testing.T) {
 		if keys, _ = h.st.SealingKeys(context.Background()); len(keys) != 2 {
 			t.Errorf("%d keys after the rotation, want 2 (B uses A's new key)", len(keys))
 		}
-		if !strings.HasPrefix(strings.TrimPrefix(linkB, sealedBase), keys[0].ID+".") {
+		if !strings.HasPrefix(strings.TrimPrefix(linkB, sca.SealedBase), keys[0].ID+".") {
 			t.Errorf("B sealed %s, want the newest key %s", linkB, keys[0].ID)
 		}
 		swept, err := h.st.Sweep(context.Background(), clkA.now().Add(store.DefaultRetention.SealingKeys-store.SealingKeyRotation), store.DefaultRetention)

@@ -9,16 +9,9 @@ import (
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/pis"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
-)
-
-// Lifetimes from the interface description.
-const (
-	// SessionLifetime is how long a TPP-Session-ID stays valid after SCA.
-	SessionLifetime = time.Hour
-	// FlowLifetime is how long a PSU has to complete an SCA page flow.
-	FlowLifetime = 15 * time.Minute
 )
 
 // Config builds a Server.
@@ -41,7 +34,7 @@ type Config struct {
 	// such payments are rejected at SCA) elsewhere.
 	Rates fx.Source
 	// IdP authenticates PSUs at the bank's OpenID Connect identity
-	// provider on the SCA pages (sca_login.go). Without it PSUs identify
+	// provider on the SCA pages (backend/sca/login.go). Without it PSUs identify
 	// by a customer number typed in, the sandbox's mock, which only a
 	// Sandbox offers: outside the sandbox the pages then answer 503.
 	IdP *idp.RelyingParty
@@ -50,23 +43,22 @@ type Config struct {
 	// path); empty: the request's host and base path, over https.
 	IdPRedirectURL string
 	// ObserveSCA, when set, is told each step of the SCA funnel
-	// (sca_funnel.go): the step, and a failed flow's reason.
+	// (backend/sca/funnel.go): the step, and a failed flow's reason.
 	ObserveSCA func(step, reason string)
 }
 
 // Server is the backend's HTTP handler.
 type Server struct {
-	cfg  Config
-	mux  *routeMux
-	log  *slog.Logger
-	seal *sealer // sealed SCA links (sca_seal.go)
+	cfg Config
+	mux *routeMux
+	log *slog.Logger
 	// ais serves account information (backend/ais).
 	ais *ais.Service
 	// pis serves payment initiation (backend/pis).
 	pis *pis.Service
-	// ident identifies PSUs on the SCA pages (sca_identifier.go); nil
-	// outside the sandbox without an identity provider.
-	ident psuIdentifier
+	// sca serves the PSU's pages and starts the concerns' SCA flows
+	// (backend/sca).
+	sca *sca.Service
 	// sandboxes are the TPPs whose sandbox this process knows seeded
 	// (sandbox_owner.go).
 	sandboxes sync.Map
@@ -86,19 +78,16 @@ func New(cfg Config) *Server {
 			cfg.Rates = fx.Sandbox{}
 		}
 	}
-	s := &Server{cfg: cfg, mux: newRouteMux(), log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
-	switch {
-	case cfg.IdP != nil:
-		s.ident = providerIdentifier{s}
-	case cfg.Sandbox:
-		s.ident = mockIdentifier{s}
-	}
-	s.ais = &ais.Service{Store: cfg.Store, Flows: flows{s}, Now: cfg.Now, Log: cfg.Logger}
-	s.pis = &pis.Service{Store: cfg.Store, Flows: flows{s}, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger}
+	s := &Server{cfg: cfg, mux: newRouteMux(), log: cfg.Logger, ais: &ais.Service{}, pis: &pis.Service{}}
+	// The concerns and the SCA know each other only through their
+	// interfaces: the pages call what a flow authorises (sca.Payments,
+	// sca.Consents), the concerns start flows (ais.Flows, pis.Flows).
+	s.sca = sca.New(sca.Config{
+		Store: cfg.Store, Payments: s.pis, Consents: s.ais, Sandbox: cfg.Sandbox, Now: cfg.Now, Logger: cfg.Logger,
+		IdP: cfg.IdP, IdPRedirectURL: cfg.IdPRedirectURL, ObserveSCA: cfg.ObserveSCA,
+	})
+	*s.ais = ais.Service{Store: cfg.Store, Flows: s.sca, Now: cfg.Now, Log: cfg.Logger}
+	*s.pis = pis.Service{Store: cfg.Store, Flows: s.sca, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger}
 	s.routes()
 	return s
 }
-
-// identifies reports whether the SCA pages can identify a PSU: at the
-// bank's identity provider, or by the sandbox's mock.
-func (s *Server) identifies() bool { return s.ident != nil }

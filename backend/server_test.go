@@ -25,6 +25,7 @@ import (
 	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/store/storetest"
 	"github.com/obgw/obgw/tppcontext"
@@ -314,7 +315,7 @@ func (h *harness) psuLink(tpp string) string {
 	links, _ := b["_links"].(map[string]any)
 	link, _ := links["psuConsents"].(map[string]any)
 	href, _ := link["href"].(string)
-	if status != 200 || !strings.HasPrefix(href, psuBase+"?sandbox=") || b["validUntil"] == nil {
+	if status != 200 || !strings.HasPrefix(href, sca.PSUBase+"?sandbox=") || b["validUntil"] == nil {
 		h.t.Fatalf("the sandbox's link to the PSU page: %d %v", status, b)
 	}
 	return href
@@ -503,7 +504,7 @@ func TestSessionTable(t *testing.T) {
 		}
 		// One hour later the session has expired, but the consent still
 		// serves PSU-not-present calls.
-		h.clk.add(SessionLifetime + time.Minute)
+		h.clk.add(sca.SessionLifetime + time.Minute)
 		if ok("s3") != 401 {
 			t.Fatal("session valid after an hour")
 		}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/obgw/obgw/backend"
+	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/gateway"
@@ -38,7 +38,7 @@ type metrics struct {
 	// gateway's Redis commands (store_metrics.go, redis_metrics.go).
 	store *prometheus.HistogramVec
 	redis *prometheus.HistogramVec
-	// scaFlows is the SCA funnel (sca_metrics.go).
+	// scaFlows is the SCA funnel (metrics.go, scaStep).
 	scaFlows *prometheus.CounterVec
 	// crlNextUpdate and certExpiry are the validity ends of what the
 	// running configuration loaded (expiry.go).
@@ -147,7 +147,7 @@ func (m *metrics) initSeries() {
 	for _, cmd := range []string{"set", "evalsha", "eval", "zrem", "ping", "pipeline"} {
 		m.redis.WithLabelValues(cmd)
 	}
-	for _, s := range backend.SCAFunnel() {
+	for _, s := range sca.Funnel() {
 		m.scaFlows.WithLabelValues(s[0], s[1])
 	}
 	for _, source := range []string{"registry_eba", "qtsp_trusted_list"} {
@@ -209,5 +209,5 @@ func (m *metrics) swept(n store.Swept) {
 	m.deleted.WithLabelValues("consents").Add(float64(n.Consents))
 	m.deleted.WithLabelValues("sealing_keys").Add(float64(n.SealingKeys))
 	m.deleted.WithLabelValues("allowances").Add(float64(n.Allowances))
-	m.scaFlows.WithLabelValues(backend.SCAAbandoned, "").Add(float64(n.Abandoned))
+	m.scaFlows.WithLabelValues(sca.StepAbandoned, "").Add(float64(n.Abandoned))
 }

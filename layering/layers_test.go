@@ -49,6 +49,8 @@ var rules = []rule{
 	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
 	// What every concern answers through.
 	{"backend/respond", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
+	// The rule every path value meets before any store is asked.
+	{"backend/pathid", nil},
 	// An account's balances kept with its booked transactions.
 	{"backend/ledger", append([]string{"backend/civildate", "backend/store"}, leaves...)},
 	// The resources as served, which several concerns write.
@@ -57,6 +59,7 @@ var rules = []rule{
 	// never package backend or another concern.
 	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
 	{"backend/ais", append([]string{"backend/civildate", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
+	{"backend/sca", append([]string{"backend/civildate", "backend/idp", "backend/pathid", "backend/respond", "backend/sandbox", "backend/store"}, leaves...)},
 	{"backend/pis", append([]string{"backend/civildate", "backend/fx", "backend/ledger", "backend/money", "backend/payments", "backend/respond", "backend/resource", "backend/sandbox", "backend/store"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
@@ -143,6 +146,11 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"backend/ais", "backend/pis"},
 		{"backend/pis", "backend/ais"},
 		{"backend/pis", "backend"},
+		{"backend/pis", "backend/sca"},
+		{"backend/ais", "backend/sca"},
+		{"backend/sca", "backend/pis"},
+		{"backend/sca", "backend/ais"},
+		{"backend/sca", "backend"},
 		{"backend/resource", "backend/ais"},
 		{"backend/ledger", "backend"},
 	} {

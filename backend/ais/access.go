@@ -92,7 +92,7 @@ func (s *Service) resolveFor(r *http.Request, c *tppcontext.Context, corporate b
 	consents := found.Consents
 	// Each context (private, or one agreement) has one consent in force:
 	// the newest the PSU authorised in it (an authorised consent expires
-	// the older ones of its context: ReplaceConsents). When that one was
+	// the older ones of its context: replaceConsents). When that one was
 	// revoked or ran out, the context has no access until a new SCA, even
 	// if an older consent was left valid (issue 29, 2). Consents come
 	// newest first. GET /v1/agreements (corporate false) is served under

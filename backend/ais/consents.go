@@ -143,14 +143,30 @@ func (s *Service) DeleteConsent(w http.ResponseWriter, r *http.Request, c *tppco
 	return nil
 }
 
-// ReplaceConsents expires the PSU's older valid consents to the TPP in the
+// Grant stores the consent the PSU authorised in consent flow f for the
+// accounts chosen (its id is the flow's, valid for ConsentLifetime), and
+// expires the older consents of its context (replaceConsents).
+func (s *Service) Grant(ctx context.Context, f *store.SCAFlow, chosen []string) error {
+	now := s.Now()
+	k := &store.Consent{
+		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
+		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,
+	}
+	if err := s.Store.CreateConsent(ctx, k); err != nil {
+		return err
+	}
+	s.replaceConsents(ctx, k)
+	return nil
+}
+
+// replaceConsents expires the PSU's older valid consents to the TPP in the
 // context of k (private, or k's agreement): "if there exists already a
 // former consent on account information for the PSU, the former consent
 // automatically expires as soon as the new consent request is authorised"
 // (Berlin Group). Their status reads expired, to the TPP and on the PSU's
 // page; k alone is in force. A consent left valid (the store failed here)
 // gives no access: the newest of a context decides (resolveFor).
-func (s *Service) ReplaceConsents(ctx context.Context, k *store.Consent) {
+func (s *Service) replaceConsents(ctx context.Context, k *store.Consent) {
 	ks, err := s.Store.ListConsents(ctx, k.TPP, k.CustomerID)
 	if err != nil {
 		s.Log.Warn("older consents not expired", slog.String("consent", k.ID), slog.Any("error", err))

@@ -30,6 +30,7 @@ type Store interface {
 	AgreementByCorporateID(ctx context.Context, tpp, corporateID string) (*store.Agreement, error)
 	ListAgreementsOf(ctx context.Context, customerID string) ([]store.Agreement, error)
 	CorporateID(ctx context.Context, tpp, agreementID string) (string, error)
+	CreateConsent(ctx context.Context, c *store.Consent) error
 	GetConsent(ctx context.Context, id string) (*store.Consent, error)
 	ListConsents(ctx context.Context, tpp, customerID string) ([]store.Consent, error)
 	SetConsentStatus(ctx context.Context, id, status string) error

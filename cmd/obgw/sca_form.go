@@ -11,7 +11,7 @@ import (
 
 // scaForm is what the sca command reads of one SCA page: its form, which
 // it submits as a browser would, and what the page says around it. It
-// follows the markup of backend/templates/sca.html: a post form with a
+// follows the markup of backend/sca/templates/sca.html: a post form with a
 // hidden csrf input, submit buttons named "step" (identify, login,
 // context, confirm, cancel), a text input customerNumber, radio buttons
 // "context" and check boxes "account", each inside its label.

@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"context"
@@ -27,12 +27,12 @@ import (
 // to one flow id, so opening it twice (two tabs, a reload) finds the same
 // flow; once expired it opens nothing.
 
-// sealedBase is the path of sealed SCA links.
-const sealedBase = "/v1/sca/s/"
+// SealedBase is the path of sealed SCA links.
+const SealedBase = "/v1/sca/s/"
 
-// maxSealedBytes bounds a sealed link's token: the flow's headers at their
+// MaxSealedBytes bounds a sealed link's token: the flow's headers at their
 // bounds (TPP-Redirect-URI 1024 bytes, TPP-Session-ID 128) fit.
-const maxSealedBytes = 2048
+const MaxSealedBytes = 2048
 
 // sealVersion is the first byte of a sealed flow's plain text. Version 3
 // ends with a byte of flags (sealAppPreferred) and the TPP's registered
@@ -47,12 +47,18 @@ const sealAppPreferred = 1
 // be asked for keys again (another instance may have added one).
 const keyReload = time.Second
 
+// sealingKeys keeps the keys that seal SCA links.
+type sealingKeys interface {
+	SealingKeys(ctx context.Context) ([]store.SealingKey, error)
+	AddSealingKey(ctx context.Context, k *store.SealingKey) error
+}
+
 // sealer seals and opens SCA links with the store's sealing keys, adding a
 // key when the newest is older than store.SealingKeyRotation. The store is
 // read without holding mu, one read at a time (flight), so a slow store
 // does not queue every request behind the lock.
 type sealer struct {
-	st  store.Store
+	st  sealingKeys
 	now func() time.Time
 
 	flight singleflight.Group
@@ -233,7 +239,7 @@ func (k *sealer) sealPlain(ctx context.Context, plain []byte) (string, error) {
 // token is not one of ours (malformed, forged, or sealed with a key no
 // longer kept).
 func (k *sealer) openPlain(ctx context.Context, token string) ([]byte, bool) {
-	if len(token) > maxSealedBytes {
+	if len(token) > MaxSealedBytes {
 		return nil, false
 	}
 	kid, text, ok := strings.Cut(token, ".")
@@ -283,12 +289,12 @@ func (k *sealer) open(ctx context.Context, token string) (*store.SCAFlow, bool) 
 	return f, true
 }
 
-// scaOpenSealed stores the flow a sealed link carries when the PSU opens
+// OpenSealed stores the flow a sealed link carries when the PSU opens
 // the link, and sends the browser on to the flow's page. Opening it again
 // finds the flow stored. An expired link whose flow was never stored ends
 // with the failure redirect, as an expired stored flow does.
-func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
+func (s *Service) OpenSealed(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
 	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
@@ -319,7 +325,7 @@ func (s *Server) scaOpenSealed(w http.ResponseWriter, r *http.Request) {
 		// A concurrent opening of the same link may store it first.
 		switch err := s.cfg.Store.CreateSCAFlow(r.Context(), f); {
 		case err == nil:
-			s.observeSCA(SCAStarted, "")
+			s.observeSCA(StepStarted, "")
 		case !errors.Is(err, store.ErrConflict):
 			scaError(w, errUnavailable, http.StatusServiceUnavailable)
 			return

@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"maps"
@@ -14,34 +14,34 @@ import (
 // identified on its page, and it ends confirmed or failed, each told once
 // by the request that ended it. A flow left pending is abandoned: the
 // retention sweep counts it when it deletes it (Swept.Abandoned, of the
-// purposes in scaPurposes). The PSU's page of consents is no SCA flow and
+// purposes in FunnelPurposes). The PSU's page of consents is no SCA flow and
 // is not followed.
 const (
-	SCAStarted    = "started"
-	SCAIdentified = "identified"
-	SCAConfirmed  = "confirmed"
-	SCAFailed     = "failed"
-	// SCAAbandoned is told by the retention sweep (store.Swept), not by
+	StepStarted    = "started"
+	StepIdentified = "identified"
+	StepConfirmed  = "confirmed"
+	StepFailed     = "failed"
+	// StepAbandoned is told by the retention sweep (store.Swept), not by
 	// ObserveSCA.
-	SCAAbandoned = "abandoned"
+	StepAbandoned = "abandoned"
 )
 
-// SCAFunnel is every step and reason the funnel can tell, as pairs:
+// Funnel is every step and reason the funnel can tell, as pairs:
 // the steps with no reason, and the failed step with each reason.
-func SCAFunnel() [][2]string {
-	out := [][2]string{{SCAStarted, ""}, {SCAIdentified, ""}, {SCAConfirmed, ""}, {SCAAbandoned, ""}}
+func Funnel() [][2]string {
+	out := [][2]string{{StepStarted, ""}, {StepIdentified, ""}, {StepConfirmed, ""}, {StepAbandoned, ""}}
 	seen := map[string]bool{}
 	for _, r := range append(slices.Sorted(maps.Values(failureReasons)), "unavailable", "refused") {
 		if !seen[r] {
 			seen[r] = true
-			out = append(out, [2]string{SCAFailed, r})
+			out = append(out, [2]string{StepFailed, r})
 		}
 	}
 	return out
 }
 
-// scaPurposes are the purposes of the flows the funnel follows.
-var scaPurposes = []string{store.PurposeConsent, store.PurposeUser, store.PurposePayment, store.PurposeBasket, store.PurposeCancellation}
+// FunnelPurposes are the purposes of the flows the funnel follows.
+var FunnelPurposes = []string{store.PurposeConsent, store.PurposeUser, store.PurposePayment, store.PurposeBasket, store.PurposeCancellation}
 
 // Reasons of a failed flow, by its outcome: what the PSU did or what
 // refused the PSU. Each outcome is one value, so a reason never depends
@@ -61,7 +61,7 @@ var failureReasons = map[*bgerror.Error]string{
 }
 
 // observeSCA tells Config.ObserveSCA, when set, of one step.
-func (s *Server) observeSCA(step, reason string) {
+func (s *Service) observeSCA(step, reason string) {
 	if s.cfg.ObserveSCA != nil {
 		s.cfg.ObserveSCA(step, reason)
 	}
@@ -69,12 +69,12 @@ func (s *Server) observeSCA(step, reason string) {
 
 // observeEnd tells the funnel how a flow ended: in state to, failed with
 // the outcome failed.
-func (s *Server) observeEnd(to string, failed *bgerror.Error) {
+func (s *Service) observeEnd(to string, failed *bgerror.Error) {
 	switch to {
 	case store.FlowCompleted:
-		s.observeSCA(SCAConfirmed, "")
+		s.observeSCA(StepConfirmed, "")
 	case store.FlowFailed:
-		s.observeSCA(SCAFailed, failureReason(failed))
+		s.observeSCA(StepFailed, failureReason(failed))
 	}
 }
 

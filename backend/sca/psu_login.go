@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"encoding/binary"
@@ -16,7 +16,7 @@ import (
 // The PSU's page of consents logs the PSU in at the identity provider as
 // the SCA page does, but stores nothing before the provider answers:
 // anyone may open the page, so a pending login travels sealed in the
-// state itself (psuStatePrefix and a sealed text, sca_seal.go), and the
+// state itself (psuStatePrefix and a sealed text, seal.go), and the
 // page's flow is stored only after a successful login, under the id the
 // state names: a replayed state finds it stored and is refused.
 
@@ -36,7 +36,7 @@ type psuPending struct {
 }
 
 // sealPSU seals p for the state.
-func (s *Server) sealPSU(r *http.Request, p psuPending) (string, error) {
+func (s *Service) sealPSU(r *http.Request, p psuPending) (string, error) {
 	plain := []byte{psuSealKind}
 	plain = binary.BigEndian.AppendUint64(plain, uint64(p.Started.Unix()))
 	plain = appendFields(plain, p.FlowID, p.Nonce, p.Verifier, p.CookieHash, p.Sandbox)
@@ -44,7 +44,7 @@ func (s *Server) sealPSU(r *http.Request, p psuPending) (string, error) {
 }
 
 // openPSU opens a sealed pending PSU login.
-func (s *Server) openPSU(r *http.Request, sealed string) (psuPending, bool) {
+func (s *Service) openPSU(r *http.Request, sealed string) (psuPending, bool) {
 	plain, ok := s.seal.openPlain(r.Context(), sealed)
 	if !ok || len(plain) < 9 || plain[0] != psuSealKind {
 		return psuPending{}, false
@@ -57,7 +57,7 @@ func (s *Server) openPSU(r *http.Request, sealed string) (psuPending, bool) {
 // psuLogin starts the login of the PSU's page of consents: nothing is
 // stored, the browser goes to the provider with the login sealed in the
 // state and bound to this browser by a cookie.
-func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
+func (s *Service) psuLogin(w http.ResponseWriter, r *http.Request) {
 	sandboxOwner, named := s.psuSandbox(r)
 	if !named {
 		s.psuIdentify(w, r, errNoSandbox)
@@ -81,7 +81,7 @@ func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
 		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, PSUBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	setLoginCookie(w, p.FlowID, cookie, p.Started.Add(FlowLifetime))
 	toProvider(w, to)
 }
@@ -90,7 +90,7 @@ func (s *Server) psuLogin(w http.ResponseWriter, r *http.Request) {
 // of consents: in the browser that started it, within FlowLifetime, once
 // (the page's flow is created under the state's id). A failed login
 // counts as a wrong number does for the client's address.
-func (s *Server) psuCallback(w http.ResponseWriter, r *http.Request, sealed string) {
+func (s *Service) psuCallback(w http.ResponseWriter, r *http.Request, sealed string) {
 	p, ok := s.openPSU(r, sealed)
 	if !ok {
 		scaError(w, errUnknownLink, http.StatusNotFound)
@@ -133,7 +133,7 @@ func (s *Server) psuCallback(w http.ResponseWriter, r *http.Request, sealed stri
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, PSUBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	continueTo(w, r, respond.Under(r, psuBase+"/"+f.ID))
+	continueTo(w, r, respond.Under(r, PSUBase+"/"+f.ID))
 }

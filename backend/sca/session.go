@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"crypto/hmac"
@@ -11,18 +11,18 @@ import (
 	"github.com/obgw/obgw/backend/store"
 )
 
-// scaCookie is the SCA page's cookie, scoped to one flow's path. Before the
+// FlowCookie is the SCA page's cookie, scoped to one flow's path. Before the
 // PSU identifies it holds a random value of this browser's own (a visitor
 // of the same link, the TPP included, gets another); identifying replaces
 // it with a fresh secret that binds the flow to that browser: the flow
 // keeps only the secret's SHA-256, and every later step wants the secret.
 // The cookie is HttpOnly, Secure and SameSite=Strict, so a cross-site form
 // never carries it.
-const scaCookie = "obgw_sca"
+const FlowCookie = "obgw_sca"
 
-// scaHSTS is sent on every response of the SCA routes: the PSU types an
+// HSTS is sent on every response of the SCA routes: the PSU types an
 // identification number into these pages.
-const scaHSTS = "max-age=31536000"
+const HSTS = "max-age=31536000"
 
 // errOtherBrowser answers a browser without the flow's secret after the PSU
 // identified: it names nothing of the PSU, the accounts or the payments.
@@ -37,7 +37,7 @@ func sessionHash(secret string) string {
 // browserCookie returns the flow's cookie r carries, if it has the shape
 // of one this server sets.
 func browserCookie(r *http.Request) (string, bool) {
-	c, err := r.Cookie(scaCookie)
+	c, err := r.Cookie(FlowCookie)
 	if err != nil || len(c.Value) != tokenLength {
 		return "", false
 	}
@@ -104,7 +104,7 @@ func browserSecret(flowID, key, before string) string {
 // setFlowCookie sets the flow's cookie to value for maxAge seconds.
 func setFlowCookie(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, value string, maxAge int) {
 	http.SetCookie(w, &http.Cookie{
-		Name: scaCookie, Value: value, Path: scaHref(r, f.ID), MaxAge: maxAge,
+		Name: FlowCookie, Value: value, Path: scaHref(r, f.ID), MaxAge: maxAge,
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode,
 	})
 }
@@ -113,6 +113,13 @@ func setFlowCookie(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, val
 func scaError(w http.ResponseWriter, message string, status int) {
 	w.Header().Set("Cache-Control", "no-store")
 	http.Error(w, message, status)
+}
+
+// UnknownLink answers a PSU page's link that names nothing (an id no
+// flow can have): 404 with the pages' text, never cached, with HSTS.
+func UnknownLink(w http.ResponseWriter) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
+	scaError(w, errUnknownLink, http.StatusNotFound)
 }
 
 // Messages of the SCA pages' errors.

@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
+	"github.com/obgw/obgw/backend/pathid"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -38,7 +39,7 @@ var psuTemplate = template.Must(template.ParseFS(templateFiles, "templates/psu_c
 const (
 	psuFormCookie = "obgw_psu_form"
 	psuCookie     = "obgw_psu"
-	psuBase       = "/v1/psu/consents"
+	PSUBase       = "/v1/psu/consents"
 )
 
 // psuGuesses limits identification attempts on the PSU's page per client
@@ -66,14 +67,14 @@ func guessKey(r *http.Request) string {
 
 // spendGuess spends one of r's client's guesses, or answers 429 (or 503)
 // and reports false.
-func (s *Server) spendGuess(w http.ResponseWriter, r *http.Request) bool {
+func (s *Service) spendGuess(w http.ResponseWriter, r *http.Request) bool {
 	ok, err := s.cfg.Store.SpendAllowance(r.Context(), guessKey(r), psuGuesses, s.cfg.Now())
 	switch {
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return false
 	case !ok:
-		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		w.Header().Set("Strict-Transport-Security", HSTS)
 		scaError(w, "Too many wrong identification numbers. Try again later.", http.StatusTooManyRequests)
 		return false
 	}
@@ -81,7 +82,7 @@ func (s *Server) spendGuess(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // refundGuess gives r's client its guess back: it was right.
-func (s *Server) refundGuess(r *http.Request) {
+func (s *Service) refundGuess(r *http.Request) {
 	if err := s.cfg.Store.RefundAllowance(r.Context(), guessKey(r)); err != nil {
 		s.log.Warn("PSU page: a right guess stays counted", "error", err)
 	}
@@ -109,20 +110,20 @@ func psuHeaders(w http.ResponseWriter) {
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
 	h.Set("Cache-Control", "no-store")
-	h.Set("Strict-Transport-Security", scaHSTS)
+	h.Set("Strict-Transport-Security", HSTS)
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'")
 	h.Set("Referrer-Policy", "no-referrer")
 }
 
-// psuIdentifyPage shows the identification form with a fresh form token.
-func (s *Server) psuIdentifyPage(w http.ResponseWriter, r *http.Request) {
+// PSUIdentifyPage shows the identification form with a fresh form token.
+func (s *Service) PSUIdentifyPage(w http.ResponseWriter, r *http.Request) {
 	s.psuIdentify(w, r, "")
 }
 
-func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem string) {
+func (s *Service) psuIdentify(w http.ResponseWriter, r *http.Request, problem string) {
 	if !s.identifies() {
-		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		w.Header().Set("Strict-Transport-Security", HSTS)
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
 	}
@@ -134,7 +135,7 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 			link = r.URL.Query().Get("sandbox")
 		}
 		if _, ok := s.openPSULink(r, link); !ok {
-			w.Header().Set("Strict-Transport-Security", scaHSTS)
+			w.Header().Set("Strict-Transport-Security", HSTS)
 			scaError(w, errNoSandbox, http.StatusForbidden)
 			return
 		}
@@ -144,16 +145,16 @@ func (s *Server) psuIdentify(w http.ResponseWriter, r *http.Request, problem str
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: respond.Under(r, psuBase), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: token, Path: respond.Under(r, PSUBase), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
 	psuHeaders(w)
-	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: respond.Under(r, psuBase), CSRF: token, Error: problem})
+	_ = psuTemplate.Execute(w, psuView{Sandbox: s.cfg.Sandbox, SandboxLink: link, Login: s.ident.formStep() == stepLogin, Identify: true, Action: respond.Under(r, PSUBase), CSRF: token, Error: problem})
 }
 
-// psuIdentifySubmit identifies the PSU and opens its page.
-func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
+// PSUIdentifySubmit identifies the PSU and opens its page.
+func (s *Service) PSUIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 	if !s.identifies() {
-		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		w.Header().Set("Strict-Transport-Security", HSTS)
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return
 	}
@@ -164,7 +165,7 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := r.Cookie(psuFormCookie)
 	if err != nil || subtle.ConstantTimeCompare([]byte(c.Value), []byte(r.PostForm.Get("csrf"))) != 1 || len(c.Value) != tokenLength {
-		w.Header().Set("Strict-Transport-Security", scaHSTS)
+		w.Header().Set("Strict-Transport-Security", HSTS)
 		scaError(w, "This form has expired or did not come from the bank's page. Open the page again.", http.StatusForbidden)
 		return
 	}
@@ -177,7 +178,7 @@ func (s *Server) psuIdentifySubmit(w http.ResponseWriter, r *http.Request) {
 // psuIdentifyNumber identifies the PSU of the page of consents by the
 // customer number it typed in (in the sandbox it named): the sandbox's
 // mock.
-func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
+func (s *Service) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	number := strings.TrimSpace(r.PostForm.Get("customerNumber"))
 	owner, named := s.psuSandbox(r)
@@ -187,7 +188,7 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 	}
 	var cust *store.Customer
 	err := store.ErrNotFound
-	if plausibleValue(number) {
+	if pathid.Plausible(number) {
 		cust, err = s.cfg.Store.GetCustomerByNumber(ctx, owner, number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
@@ -211,11 +212,11 @@ func (s *Server) psuIdentifyNumber(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, psuBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, psuBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
+	http.SetCookie(w, &http.Cookie{Name: psuFormCookie, Value: "", Path: respond.Under(r, PSUBase), MaxAge: -1, HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: psuCookie, Value: secret, Path: respond.Under(r, PSUBase+"/"+f.ID), MaxAge: int(FlowLifetime.Seconds()),
 		HttpOnly: true, Secure: true, SameSite: http.SameSiteStrictMode})
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
-	http.Redirect(w, r, respond.Under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
+	w.Header().Set("Strict-Transport-Security", HSTS)
+	http.Redirect(w, r, respond.Under(r, PSUBase+"/"+f.ID), http.StatusSeeOther)
 }
 
 // clientAddress is the host of the request's remote address.
@@ -227,8 +228,8 @@ func clientAddress(r *http.Request) string {
 }
 
 // psuPageOf returns the PSU's page of the path, when this browser holds it.
-func (s *Server) psuPageOf(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
+func (s *Service) psuPageOf(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
 	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
@@ -251,8 +252,8 @@ func (s *Server) psuPageOf(w http.ResponseWriter, r *http.Request) (*store.SCAFl
 	return f, true
 }
 
-// psuPage lists the PSU's consents.
-func (s *Server) psuPage(w http.ResponseWriter, r *http.Request) {
+// PSUPage lists the PSU's consents.
+func (s *Service) PSUPage(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.psuPageOf(w, r)
 	if !ok {
 		return
@@ -260,7 +261,7 @@ func (s *Server) psuPage(w http.ResponseWriter, r *http.Request) {
 	s.renderPSU(w, r, r.Context(), f, "")
 }
 
-func (s *Server) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.Context, f *store.SCAFlow, problem string) {
+func (s *Service) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.Context, f *store.SCAFlow, problem string) {
 	cust, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 	if err != nil {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
@@ -272,7 +273,7 @@ func (s *Server) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.C
 		return
 	}
 	now := s.cfg.Now()
-	v := psuView{Sandbox: s.cfg.Sandbox, Action: respond.Under(r, psuBase+"/"+f.ID), CSRF: f.CSRF, Error: problem, Customer: cust.Name}
+	v := psuView{Sandbox: s.cfg.Sandbox, Action: respond.Under(r, PSUBase+"/"+f.ID), CSRF: f.CSRF, Error: problem, Customer: cust.Name}
 	for _, k := range ks {
 		status := k.Status
 		if status == store.ConsentValid && !now.Before(k.ValidUntil) {
@@ -289,8 +290,8 @@ func (s *Server) renderPSU(w http.ResponseWriter, r *http.Request, ctx context.C
 	_ = psuTemplate.Execute(w, v)
 }
 
-// psuSubmit revokes one of the PSU's valid consents.
-func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
+// PSUSubmit revokes one of the PSU's valid consents.
+func (s *Service) PSUSubmit(w http.ResponseWriter, r *http.Request) {
 	f, ok := s.psuPageOf(w, r)
 	if !ok {
 		return
@@ -305,7 +306,7 @@ func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
 	id := r.PostForm.Get("consentId")
 	var k *store.Consent
 	err := store.ErrNotFound
-	if plausibleValue(id) {
+	if pathid.Plausible(id) {
 		k, err = s.cfg.Store.GetConsent(ctx, id)
 	}
 	switch {
@@ -323,5 +324,5 @@ func (s *Server) psuSubmit(w http.ResponseWriter, r *http.Request) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
 	}
-	http.Redirect(w, r, respond.Under(r, psuBase+"/"+f.ID), http.StatusSeeOther)
+	http.Redirect(w, r, respond.Under(r, PSUBase+"/"+f.ID), http.StatusSeeOther)
 }

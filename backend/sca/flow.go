@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"context"
@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
@@ -18,9 +17,9 @@ import (
 
 // scaRequired returns the 401 CONSENT_INVALID (or CONSENT_EXPIRED) error
 // carrying the scaRedirect link of a new SCA flow for the request. The
-// flow is sealed into the link, not stored (sca_seal.go): a request
+// flow is sealed into the link, not stored (seal.go): a request
 // without consent writes nothing.
-func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
+func (s *Service) scaRequired(ctx context.Context, r *http.Request, c *tppcontext.Context, code, text string) *bgerror.Error {
 	f, e := s.newFlow(r, c, store.PurposeConsent, "", true)
 	if e != nil {
 		return e
@@ -29,14 +28,14 @@ func (s *Server) scaRequired(ctx context.Context, r *http.Request, c *tppcontext
 	if err != nil {
 		return s.storeError(err, "the SCA link")
 	}
-	return bgerror.New(code, text).WithSCARedirect(respond.Under(r, sealedBase+token))
+	return bgerror.New(code, text).WithSCARedirect(respond.Under(r, SealedBase+token))
 }
 
 // startFlow creates a pending SCA flow bound to the TPP, its session id and
 // redirect URI. anySession lets a request without TPP-Session-ID (a PSU-not-
 // present call that finds the consent expired) get a flow with a session id
 // made by the bank; the success redirect hands it to the TPP.
-func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
+func (s *Service) startFlow(ctx context.Context, r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
 	f, e := s.newFlow(r, c, purpose, resourceID, anySession)
 	if e != nil {
 		return nil, e
@@ -44,12 +43,12 @@ func (s *Server) startFlow(ctx context.Context, r *http.Request, c *tppcontext.C
 	if err := s.cfg.Store.CreateSCAFlow(ctx, f); err != nil {
 		return nil, s.storeError(err, "the SCA flow")
 	}
-	s.observeSCA(SCAStarted, "")
+	s.observeSCA(StepStarted, "")
 	return f, nil
 }
 
 // newFlow is startFlow's flow, not yet stored.
-func (s *Server) newFlow(r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
+func (s *Service) newFlow(r *http.Request, c *tppcontext.Context, purpose, resourceID string, anySession bool) (*store.SCAFlow, *bgerror.Error) {
 	redirect := r.Header.Get("Tpp-Redirect-Uri")
 	if redirect == "" {
 		return nil, bgerror.Format("TPP-Redirect-URI", "TPP-Redirect-URI is required: SCA may be demanded at any time")
@@ -112,7 +111,7 @@ const actTimeout = 30 * time.Second
 // its payments (or cancels one), stores the consent for the chosen
 // accounts (none for a PISP-only flow), the TPP session and the PSU's
 // identifiers, records the outcome and answers with it.
-func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
+func (s *Service) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, chosen []string) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	claimed := *f
@@ -132,11 +131,11 @@ func (s *Server) complete(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 // act does what the claimed flow f authorises and returns the state it ends
 // in, its redirect's query and, when it did not all succeed, the outcome
 // that says why.
-func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values, *bgerror.Error) {
+func (s *Service) act(ctx context.Context, f *store.SCAFlow, chosen []string) (string, url.Values, *bgerror.Error) {
 	// What the purpose authorises about payments: the payments of a
 	// payment or basket flow, a payment's cancellation (Payments); a
 	// consent is stored below with the session, for every purpose.
-	if outcome, authorised := s.pis.Authorise(ctx, f); outcome != nil {
+	if outcome, authorised := s.cfg.Payments.Authorise(ctx, f); outcome != nil {
 		if authorised {
 			// The SCA authorised the payments; the redirect says that
 			// not all of them were executed.
@@ -145,20 +144,13 @@ func (s *Server) act(ctx context.Context, f *store.SCAFlow, chosen []string) (st
 		return store.FlowFailed, failure(outcome), outcome
 	}
 	now := s.cfg.Now()
-	consent := &store.Consent{
-		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
-		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ais.ConsentLifetime), LastSCA: now,
-	}
 	sess := &store.Session{
 		TPP: f.TPP, TPPSessionID: f.TPPSessionID, CustomerID: f.CustomerID, Context: f.Context,
 		AgreementID: f.AgreementID, ValidUntil: now.Add(SessionLifetime),
 	}
 	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
 	if err == nil && f.Purpose == store.PurposeConsent {
-		err = s.cfg.Store.CreateConsent(ctx, consent)
-		if err == nil {
-			s.ais.ReplaceConsents(ctx, consent)
-		}
+		err = s.cfg.Consents.Grant(ctx, f, chosen)
 	}
 	if err == nil {
 		err = s.cfg.Store.CompleteSession(ctx, sess)
@@ -198,7 +190,7 @@ var (
 // fail ends a pending flow as failed (the PSU cancelled, took too long, or
 // ran out of identification attempts); after runs only when this request
 // ended it.
-func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error, after func(context.Context)) {
+func (s *Service) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error, after func(context.Context)) {
 	s.end(w, r, f, store.FlowPending, store.FlowFailed, failure(outcome), outcome, after)
 }
 
@@ -206,7 +198,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, 
 // after when this request won, and answers with the outcome: its own, or,
 // when another request ended the flow first, that one's. A flow is never
 // moved out of a state another request moved it to.
-func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, from, to string, q url.Values, failed *bgerror.Error, after func(context.Context)) {
+func (s *Service) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, from, to string, q url.Values, failed *bgerror.Error, after func(context.Context)) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	done := *f
@@ -242,7 +234,7 @@ func (s *Server) end(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, f
 // replay answers a request that lost the race to end flow id with the
 // outcome the winner recorded, waiting up to outcomeWait while the winner
 // is still at work.
-func (s *Server) replay(w http.ResponseWriter, r *http.Request, id string) {
+func (s *Service) replay(w http.ResponseWriter, r *http.Request, id string) {
 	deadline := time.NewTimer(outcomeWait)
 	defer deadline.Stop()
 	tick := time.NewTicker(25 * time.Millisecond)
@@ -286,7 +278,7 @@ func (s *Server) replay(w http.ResponseWriter, r *http.Request, id string) {
 // added to its own query. The URI is the one the gateway validated when the
 // flow was created (https, or http://localhost in the sandbox); the server
 // never fetches it itself.
-func (s *Server) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, params url.Values) {
+func (s *Service) redirect(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, params url.Values) {
 	u, err := url.Parse(f.RedirectURI)
 	if err != nil {
 		scaError(w, "The service you came from gave an invalid return address.", http.StatusBadRequest)

@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"net/http"
@@ -32,7 +32,7 @@ const (
 )
 
 // mockIdentifier identifies by the customer number typed in.
-type mockIdentifier struct{ s *Server }
+type mockIdentifier struct{ s *Service }
 
 func (mockIdentifier) formStep() string { return stepIdentify }
 
@@ -45,8 +45,8 @@ func (m mockIdentifier) identifyPSU(w http.ResponseWriter, r *http.Request) {
 }
 
 // providerIdentifier sends the PSU to log in at the bank's identity
-// provider (sca_login.go, psu_login.go).
-type providerIdentifier struct{ s *Server }
+// provider (login.go, psu_login.go).
+type providerIdentifier struct{ s *Service }
 
 func (providerIdentifier) formStep() string { return stepLogin }
 

@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/obgw/obgw/backend/pathid"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
@@ -21,10 +22,10 @@ var templateFiles embed.FS
 
 var scaTemplate = template.Must(template.ParseFS(templateFiles, "templates/sca.html"))
 
-// maxIdentifyAttempts is how many identification numbers one flow may try:
+// MaxIdentifyAttempts is how many identification numbers one flow may try:
 // the attempt that uses the last one up without success ends the flow with
 // the failure redirect.
-const maxIdentifyAttempts = 5
+const MaxIdentifyAttempts = 5
 
 // scaView is what the SCA page shows.
 type scaView struct {
@@ -57,9 +58,9 @@ type accountChoice struct{ ID, Label string }
 // so (caddymodule/backend.go); this guards a Server built otherwise.
 const errNoSCAProvider = "Strong customer authentication is not available in this deployment: no SCA provider is configured."
 
-// scaPage shows the step of the flow the PSU is at.
-func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
+// Page shows the step of the flow the PSU is at.
+func (s *Service) Page(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
 	f, ok := s.openFlow(w, r)
 	if !ok {
 		return
@@ -82,7 +83,7 @@ func (s *Server) scaPage(w http.ResponseWriter, r *http.Request) {
 // page; the failure redirect for an expired flow; the flow's outcome again
 // to the browser that ended it; 403 to any browser but the one that
 // identified) when the flow cannot go on.
-func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
+func (s *Service) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlow, bool) {
 	if !s.identifies() {
 		scaError(w, errNoSCAProvider, http.StatusServiceUnavailable)
 		return nil, false
@@ -108,7 +109,7 @@ func (s *Server) openFlow(w http.ResponseWriter, r *http.Request) (*store.SCAFlo
 		s.fail(w, r, f, outcomeTooLong, nil)
 		return nil, false
 	}
-	if outcome := s.pis.Withdrawn(r.Context(), f); outcome != nil {
+	if outcome := s.cfg.Payments.Withdrawn(r.Context(), f); outcome != nil {
 		// Deleting a basket ends its flow: the PSU meets the end at
 		// the link; the payments stay awaiting SCA on their own.
 		s.fail(w, r, f, outcome, nil)
@@ -145,10 +146,10 @@ func step(f *store.SCAFlow) string {
 	}
 }
 
-func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
+func (s *Service) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, problem string) {
 	v := scaView{Title: "Authorise access", TPP: tppName(f), Step: step(f), Action: scaHref(r, f.ID), CSRF: f.CSRF, Error: problem, Sandbox: s.cfg.Sandbox, Login: s.ident.formStep() == stepLogin}
 	// The app/biometric variant the contract asks of a sandbox (§3): an
-	// identity provider is asked for the app itself (sca_login.go).
+	// identity provider is asked for the app itself (login.go).
 	v.App = f.AppPreferred && s.cfg.Sandbox && !v.Login
 	switch f.Purpose {
 	case store.PurposePayment:
@@ -165,7 +166,7 @@ func (s *Server) render(w http.ResponseWriter, r *http.Request, f *store.SCAFlow
 	ctx := r.Context()
 	// What is approved shows from the first step, before the PSU
 	// identifies: it is the TPP's own instruction, nothing of the PSU's.
-	v.Summary = s.pis.Summary(ctx, f)
+	v.Summary = s.cfg.Payments.Summary(ctx, f)
 	if f.CustomerID != "" {
 		c, err := s.cfg.Store.GetCustomer(ctx, f.CustomerID)
 		if err != nil {
@@ -226,7 +227,7 @@ func origin(raw string) string {
 // chosen agreement it may view (CORPORATE: VIEW; "the bank may drop
 // payment permission on an account that stays readable", so paying from
 // one also needs REGISTER, see debitRight).
-func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice, error) {
+func (s *Service) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice, error) {
 	var accounts []store.Account
 	if f.Context == "CORPORATE" {
 		ag, err := s.cfg.Store.GetAgreement(ctx, f.AgreementID)
@@ -274,9 +275,9 @@ func (s *Server) offered(ctx context.Context, f *store.SCAFlow) ([]accountChoice
 	return out, nil
 }
 
-// scaSubmit takes one form submission of the flow.
-func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
+// Submit takes one form submission of the flow.
+func (s *Service) Submit(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
 	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
 	if err := r.ParseForm(); err != nil {
 		scaError(w, "The form could not be read.", http.StatusBadRequest)
@@ -305,7 +306,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 	switch r.PostForm.Get("step") {
 	case "cancel":
 		s.fail(w, r, f, outcomeCancelled, func(ctx context.Context) {
-			s.pis.Reject(ctx, f)
+			s.cfg.Payments.Reject(ctx, f)
 		})
 	case s.ident.formStep():
 		if step(f) != "identify" {
@@ -343,7 +344,7 @@ func (s *Server) scaSubmit(w http.ResponseWriter, r *http.Request) {
 }
 
 // engaged reports whether customerID takes part in agreement id.
-func (s *Server) engaged(ctx context.Context, customerID, id string) bool {
+func (s *Service) engaged(ctx context.Context, customerID, id string) bool {
 	ags, err := s.cfg.Store.ListAgreementsOf(ctx, customerID)
 	if err != nil {
 		return false
@@ -358,12 +359,12 @@ func (s *Server) engaged(ctx context.Context, customerID, id string) bool {
 
 // identify takes an identification number. Each attempt is counted on the
 // flow before the number is looked up, so parallel guesses are bounded too;
-// the attempt that uses up maxIdentifyAttempts without success ends the
+// the attempt that uses up MaxIdentifyAttempts without success ends the
 // flow. Success binds the flow to this browser. f may be bound already to
 // this browser (openFlow let its earlier cookie through): then nothing but
 // the same number gets an answer other than errOtherBrowser's, and nothing
 // ends the flow.
-func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, number string) {
+func (s *Service) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, number string) {
 	ctx := r.Context()
 	bound := f.SessionHash != ""
 	tooMany := func() {
@@ -372,7 +373,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 			return
 		}
 		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) {
-			s.pis.Reject(ctx, f)
+			s.cfg.Payments.Reject(ctx, f)
 		})
 	}
 	n, err := s.cfg.Store.CountSCAFlowAttempt(ctx, f.ID)
@@ -383,7 +384,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
-	case n > maxIdentifyAttempts:
+	case n > MaxIdentifyAttempts:
 		tooMany()
 		return
 	}
@@ -392,7 +393,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 	// text with an error).
 	var c *store.Customer
 	err = store.ErrNotFound
-	if plausibleValue(number) {
+	if pathid.Plausible(number) {
 		// In the sandbox of the TPP that started the flow.
 		c, err = s.cfg.Store.GetCustomerByNumber(ctx, sandbox.OwnerOf(s.cfg.Sandbox, f.TPP), number)
 	}
@@ -401,7 +402,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		return
 	}
 	if err != nil || c.Type != store.CustomerPrivate || (bound && c.ID != f.CustomerID) {
-		if n >= maxIdentifyAttempts || bound {
+		if n >= MaxIdentifyAttempts || bound {
 			tooMany()
 			return
 		}
@@ -418,7 +419,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 		f.CustomerID = c.ID
 		err = s.cfg.Store.UpdateSCAFlow(ctx, f, store.FlowPending)
 		if err == nil {
-			s.observeSCA(SCAIdentified, "")
+			s.observeSCA(StepIdentified, "")
 			setFlowCookie(w, r, f, secret, int(FlowLifetime.Seconds()))
 			http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 			return
@@ -445,7 +446,7 @@ func (s *Server) identify(w http.ResponseWriter, r *http.Request, f *store.SCAFl
 }
 
 // advance stores the flow's progress and shows the next step.
-func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+func (s *Service) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	if s.save(w, r, f) {
 		http.Redirect(w, r, scaHref(r, f.ID), http.StatusSeeOther)
 	}
@@ -453,7 +454,7 @@ func (s *Server) advance(w http.ResponseWriter, r *http.Request, f *store.SCAFlo
 
 // save stores a pending flow's progress; a lost compare-and-set means
 // another tab (or browser, before identification) moved the flow on.
-func (s *Server) save(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) bool {
+func (s *Service) save(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) bool {
 	err := s.cfg.Store.UpdateSCAFlow(r.Context(), f, store.FlowPending)
 	switch {
 	case errors.Is(err, store.ErrConflict):
@@ -467,7 +468,7 @@ func (s *Server) save(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) 
 }
 
 // confirm completes a consent flow with the chosen accounts.
-func (s *Server) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+func (s *Service) confirm(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	ctx := r.Context()
 	offered, err := s.offered(ctx, f)
 	if err != nil {

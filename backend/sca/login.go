@@ -1,4 +1,4 @@
-package backend
+package sca
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"golang.org/x/oauth2"
 
 	"github.com/obgw/obgw/backend/idp"
+	"github.com/obgw/obgw/backend/pathid"
 	"github.com/obgw/obgw/backend/respond"
 	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
@@ -25,16 +26,16 @@ import (
 // The PSU's login at the bank's identity provider (Config.IdP), the SCA
 // page's identification outside the sandbox's mock: the page's "Log in"
 // sends the browser to the provider with a fresh state, nonce and PKCE
-// verifier kept on the flow; the provider sends it back to scaCallback,
+// verifier kept on the flow; the provider sends it back to Callback,
 // which takes that login once, checks the ID token (idp.Identify), looks
 // the customer up by the configured claim and binds the flow to the
 // browser, as the mock's identification does. The rest of the flow is the
 // same page. The PSU's page of consents logs in the same way
 // (psu_login.go), through the same callback.
 
-// callbackPath is the provider's redirect URI's path: one fixed path, as
+// CallbackPath is the provider's redirect URI's path: one fixed path, as
 // providers register redirect URIs exactly; the state names the flow.
-const callbackPath = "/v1/sca/callback"
+const CallbackPath = "/v1/sca/callback"
 
 // loginCookiePrefix names the cookie that binds a login to the browser
 // that started it: one per flow (loginCookieName), so logins of two flows
@@ -96,17 +97,17 @@ func payingPurpose(f *store.SCAFlow) bool {
 
 // callbackURL is the redirect URI the provider answers at: the configured
 // one, or this request's host and base path.
-func (s *Server) callbackURL(r *http.Request) string {
+func (s *Service) callbackURL(r *http.Request) string {
 	if s.cfg.IdPRedirectURL != "" {
 		return s.cfg.IdPRedirectURL
 	}
-	return "https://" + r.Host + respond.Under(r, callbackPath)
+	return "https://" + r.Host + respond.Under(r, CallbackPath)
 }
 
 // login sends the PSU's browser to the provider. Each login counts as an
 // identification attempt, so a flow cannot be restarted without bound; a
 // new login replaces the pending one.
-func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+func (s *Service) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	ctx := r.Context()
 	n, err := s.cfg.Store.CountSCAFlowAttempt(ctx, f.ID)
 	switch {
@@ -116,8 +117,8 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request, f *store.SCAFlow)
 	case err != nil:
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)
 		return
-	case n > maxIdentifyAttempts:
-		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.pis.Reject(ctx, f) })
+	case n > MaxIdentifyAttempts:
+		s.fail(w, r, f, outcomeTooMany, func(ctx context.Context) { s.cfg.Payments.Reject(ctx, f) })
 		return
 	}
 	state, err1 := randomToken()
@@ -185,13 +186,13 @@ func continueTo(w http.ResponseWriter, r *http.Request, href string) {
 	_ = movingOnTemplate.Execute(w, movingOn{Href: template.URL(href), Text: "You are logged in."})
 }
 
-// scaCallback takes the provider's answer to a login: once (the state is
+// Callback takes the provider's answer to a login: once (the state is
 // single-use), only in the browser that started it (its login cookie),
 // only while the flow is pending. The PSU's browser is then bound to the
 // flow and continues on the flow's page; any refusal ends the flow with
 // the failure redirect.
-func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
-	w.Header().Set("Strict-Transport-Security", scaHSTS)
+func (s *Service) Callback(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Strict-Transport-Security", HSTS)
 	if _, ok := s.ident.(providerIdentifier); !ok {
 		scaError(w, errUnknownLink, http.StatusNotFound)
 		return
@@ -204,7 +205,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	flowID, _, ok := strings.Cut(state, ".")
-	if !ok || !plausibleValue(flowID) || len(state) > 2*MaxIDBytes {
+	if !ok || !pathid.Plausible(flowID) || len(state) > 2*pathid.MaxBytes {
 		scaError(w, errUnknownLink, http.StatusNotFound)
 		return
 	}
@@ -278,7 +279,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 	if !s.save(w, r, f) {
 		return
 	}
-	s.observeSCA(SCAIdentified, "")
+	s.observeSCA(StepIdentified, "")
 	setFlowCookie(w, r, f, secret, int(FlowLifetime.Seconds()))
 	continueTo(w, r, scaHref(r, f.ID))
 }
@@ -287,7 +288,7 @@ func (s *Server) scaCallback(w http.ResponseWriter, r *http.Request) {
 // of owner's sandbox (sandboxOf; the bank's own: "")
 // it authenticated, or the outcome that refuses it (outcomeIdPUnavailable
 // for an outage). Neither (nil, nil): the store failed, and w says so.
-func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owner string, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {
+func (s *Service) identifyAtProvider(w http.ResponseWriter, r *http.Request, owner string, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {
 	switch e := q.Get("error"); {
 	case e == "access_denied":
 		return nil, outcomeLoginCancelled
@@ -312,7 +313,7 @@ func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owne
 	}
 	var c *store.Customer
 	err = store.ErrNotFound
-	if plausibleValue(who.Customer) {
+	if pathid.Plausible(who.Customer) {
 		c, err = s.cfg.Store.GetCustomerByNumber(r.Context(), owner, who.Customer)
 	}
 	switch {
@@ -327,14 +328,14 @@ func (s *Server) identifyAtProvider(w http.ResponseWriter, r *http.Request, owne
 
 // loginFailed ends a flow whose login failed with the failure redirect,
 // its payments rejected.
-func (s *Server) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
-	s.fail(w, r, f, outcome, func(ctx context.Context) { s.pis.Reject(ctx, f) })
+func (s *Service) loginFailed(w http.ResponseWriter, r *http.Request, f *store.SCAFlow, outcome *bgerror.Error) {
+	s.fail(w, r, f, outcome, func(ctx context.Context) { s.cfg.Payments.Reject(ctx, f) })
 }
 
 // idpUnavailable ends the flow as the provider's outage does: the TPP gets
 // the failure redirect, and the PSU a page that says what happened, with
 // the way back to the TPP.
-func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
+func (s *Service) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store.SCAFlow) {
 	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), actTimeout)
 	defer cancel()
 	q := failure(outcomeIdPUnavailable)
@@ -349,7 +350,7 @@ func (s *Server) idpUnavailable(w http.ResponseWriter, r *http.Request, f *store
 		return
 	}
 	s.observeEnd(store.FlowFailed, outcomeIdPUnavailable)
-	s.pis.Reject(ctx, f)
+	s.cfg.Payments.Reject(ctx, f)
 	back, err := url.Parse(f.RedirectURI)
 	if err != nil {
 		scaError(w, outcomeIdPUnavailable.Text+".", http.StatusServiceUnavailable)
