@@ -42,7 +42,7 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 		e.RetryAfter = int(2 * sandboxResets.Every.Seconds())
 		return e
 	}
-	if err := sandbox.Reset(r.Context(), s.cfg.Store, sandbox.OwnerOf(s.cfg.Sandbox, c.TPP), s.cfg.Now()); err != nil {
+	if err := sandbox.Reset(r.Context(), s.cfg.Store, store.OwnerOf(s.cfg.Sandbox, c.TPP), s.cfg.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}
 	out, e := s.mockCustomers(r, c)
@@ -75,7 +75,7 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tp
 // mockCustomers is the list of customers of the caller's sandbox the
 // mock-data operations answer.
 func (s *Server) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
-	cs, err := s.cfg.Store.ListCustomers(r.Context(), sandbox.OwnerOf(s.cfg.Sandbox, c.TPP))
+	cs, err := s.cfg.Store.ListCustomers(r.Context(), store.OwnerOf(s.cfg.Sandbox, c.TPP))
 	if err != nil {
 		return nil, s.storeError(err, "the customers")
 	}
@@ -95,7 +95,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	if len(errs) > 0 {
 		return respond.FieldErrors(errs)
 	}
-	c := &store.Customer{Owner: sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
+	c := &store.Customer{Owner: store.OwnerOf(s.cfg.Sandbox, tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
 	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
 		return bgerror.Format("$.customerNumber", "a customer with this customer number exists")
 	} else if err != nil {
@@ -131,7 +131,7 @@ func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 // another TPP's is as unknown as one that never was.
 func (s *Server) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.Customer, *bgerror.Error) {
 	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
-	if err == nil && c.Owner != sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
+	if err == nil && c.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
 		err = store.ErrNotFound
 	}
 	if err != nil {
@@ -143,7 +143,7 @@ func (s *Server) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.
 // customerByNumber finds the customer of the caller's sandbox named in a
 // mock-data body.
 func (s *Server) customerByNumber(ctx context.Context, tpp *tppcontext.Context, number, path string) (*store.Customer, *bgerror.Error) {
-	c, err := s.cfg.Store.GetCustomerByNumber(ctx, sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP), number)
+	c, err := s.cfg.Store.GetCustomerByNumber(ctx, store.OwnerOf(s.cfg.Sandbox, tpp.TPP), number)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, bgerror.Format(path, "no customer has this customer number; create it with POST /v1/sandbox/customers")
 	} else if err != nil {
@@ -249,7 +249,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 // caller's sandbox.
 func (s *Server) mockAccount(r *http.Request, tpp *tppcontext.Context, kind store.AccountKind) (*store.Account, *bgerror.Error) {
 	a, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("mockId"))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && (a.Kind != kind || a.Owner != sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP))) {
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (a.Kind != kind || a.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP))) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such mock account")
 	} else if err != nil {
 		return nil, s.storeError(err, "the account")
@@ -502,7 +502,7 @@ func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[stri
 
 func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
-	cs, err := s.cfg.Store.ListCustomers(ctx, sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP))
+	cs, err := s.cfg.Store.ListCustomers(ctx, store.OwnerOf(s.cfg.Sandbox, tpp.TPP))
 	if err != nil {
 		return s.storeError(err, "the customers")
 	}
@@ -535,7 +535,7 @@ func (s *Server) getMockAgreement(w http.ResponseWriter, r *http.Request, tpp *t
 		return s.storeError(err, "the agreement")
 	}
 	owner, err := s.cfg.Store.GetCustomer(ctx, a.OwnerID)
-	if err != nil || owner.Owner != sandbox.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
+	if err != nil || owner.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
 	}
 	respond.JSON(w, http.StatusOK, agreementJSON(r, s.cfg.Store, a))

@@ -59,8 +59,8 @@ var rules = []rule{
 	// never package backend or another concern.
 	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
 	{"backend/ais", append([]string{"backend/civildate", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
-	{"backend/sca", append([]string{"backend/civildate", "backend/idp", "backend/pathid", "backend/respond", "backend/sandbox", "backend/store"}, leaves...)},
-	{"backend/pis", append([]string{"backend/civildate", "backend/fx", "backend/ledger", "backend/money", "backend/payments", "backend/respond", "backend/resource", "backend/sandbox", "backend/store"}, leaves...)},
+	{"backend/sca", append([]string{"backend/civildate", "backend/idp", "backend/pathid", "backend/respond", "backend/store"}, leaves...)},
+	{"backend/pis", append([]string{"backend/civildate", "backend/fx", "backend/ledger", "backend/money", "backend/payments", "backend/respond", "backend/resource", "backend/store"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
 

@@ -13,7 +13,6 @@ import (
 	"github.com/obgw/obgw/backend/money"
 	"github.com/obgw/obgw/backend/payments"
 	"github.com/obgw/obgw/backend/respond"
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
@@ -289,7 +288,7 @@ func (s *Service) planAuthorisation(ctx context.Context, f *store.SCAFlow, p *st
 		s.Log.Error("payment unreadable", slog.Any("error", err))
 		return authorisation{}, errPaymentState
 	}
-	debtor, err := s.Store.GetAccountByNumber(ctx, sandbox.OwnerOf(s.Sandbox, p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
+	debtor, err := s.Store.GetAccountByNumber(ctx, store.OwnerOf(s.Sandbox, p.TPP), in.Debtor.IBAN, in.Debtor.BBAN)
 	if err != nil {
 		return authorisation{}, errNotPSUAccount
 	}
@@ -363,11 +362,18 @@ func (s *Service) dueStatus(p *store.Payment) string {
 	return StatusAccepted
 }
 
+// HoldCreditorName is the sandbox scenario of a payment the bank puts on
+// hold (release 1.21.18): a payment with a creditor of this name (any
+// case) goes to HOLD instead of ACTC or PDNG when the PSU authorises it,
+// and stays there until POST /v1/sandbox/payments/{paymentId}/release or
+// .../stop.
+const HoldCreditorName = "HOLD"
+
 // heldScenario reports whether the payment is the sandbox's HOLD scenario:
-// a creditor named sandbox.HoldCreditorName.
+// a creditor named HoldCreditorName.
 func heldScenario(in *payments.Instruction) bool {
 	for i := range in.Creditor {
-		if strings.EqualFold(in.Creditor[i].CreditorName, sandbox.HoldCreditorName) {
+		if strings.EqualFold(in.Creditor[i].CreditorName, HoldCreditorName) {
 			return true
 		}
 	}

@@ -58,7 +58,7 @@ type Service struct {
 	// than an account's (fx.go).
 	Rates fx.Source
 	// Sandbox: each TPP pays within its own sandbox, and a creditor named
-	// sandbox.HoldCreditorName puts an authorised payment on hold.
+	// HoldCreditorName puts an authorised payment on hold.
 	Sandbox bool
 	// Now is the clock.
 	Now func() time.Time

@@ -40,7 +40,7 @@ const (
 	// StatusHold: stopped or on hold by the bank (release 1.21.18): at
 	// authorisation, or later while not yet executed; the bank releases it
 	// (ACTC, or PDNG before its date) or stops it (CANC). In the sandbox a
-	// creditor named sandbox.HoldCreditorName is held at authorisation,
+	// creditor named HoldCreditorName is held at authorisation,
 	// and POST /v1/sandbox/payments/{paymentId}/hold, /release and /stop
 	// are the bank's moves (sandbox_hold.go).
 	StatusHold = "HOLD"

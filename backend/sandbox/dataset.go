@@ -28,13 +28,6 @@ const (
 	BakeriNumber    = "910000002"   // corporate, Ola has VIEW+REGISTER on one account
 )
 
-// HoldCreditorName is the sandbox scenario of a payment the bank puts on
-// hold (release 1.21.18): a payment with a creditor of this name (any
-// case) goes to HOLD instead of ACTC or PDNG when the PSU authorises it,
-// and stays there until POST /v1/sandbox/payments/{paymentId}/release or
-// .../stop.
-const HoldCreditorName = "HOLD"
-
 type txSpec struct {
 	daysAgo int
 	amount  int64 // minor units, signed

@@ -18,7 +18,6 @@ import (
 	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/pathid"
 	"github.com/obgw/obgw/backend/respond"
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 )
@@ -258,7 +257,7 @@ func (s *Service) Callback(w http.ResponseWriter, r *http.Request) {
 	// replay of this answer ends the flow, a stranger's changes nothing.
 	kept, _ := json.Marshal(loginSecrets{Cookie: secrets.Cookie})
 	f.Login = string(kept)
-	c, outcome := s.identifyAtProvider(w, r, sandbox.OwnerOf(s.cfg.Sandbox, f.TPP), q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
+	c, outcome := s.identifyAtProvider(w, r, store.OwnerOf(s.cfg.Sandbox, f.TPP), q, idp.Login{State: state, Nonce: secrets.Nonce, Verifier: secrets.Verifier,
 		Payment: payingPurpose(f), App: f.AppPreferred, Started: time.Unix(secrets.Started, 0)})
 	switch {
 	case outcome == outcomeIdPUnavailable:

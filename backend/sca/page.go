@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/obgw/obgw/backend/pathid"
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/store"
 )
 
@@ -395,7 +394,7 @@ func (s *Service) identify(w http.ResponseWriter, r *http.Request, f *store.SCAF
 	err = store.ErrNotFound
 	if pathid.Plausible(number) {
 		// In the sandbox of the TPP that started the flow.
-		c, err = s.cfg.Store.GetCustomerByNumber(ctx, sandbox.OwnerOf(s.cfg.Sandbox, f.TPP), number)
+		c, err = s.cfg.Store.GetCustomerByNumber(ctx, store.OwnerOf(s.cfg.Sandbox, f.TPP), number)
 	}
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		scaError(w, errUnavailable, http.StatusServiceUnavailable)

@@ -16,6 +16,17 @@ const (
 	CustomerCorporate CustomerType = "CORPORATE"
 )
 
+// OwnerOf is the Owner of the customers, accounts and agreements TPP tpp
+// deals with: in a sandbox deployment (inSandbox) the TPP's own sandbox,
+// keyed by its organisation identifier; otherwise the bank's own
+// customers ("").
+func OwnerOf(inSandbox bool, tpp string) string {
+	if inSandbox {
+		return tpp
+	}
+	return ""
+}
+
 // Customer is a bank customer (a PSU, or a corporate that owns agreements).
 type Customer struct {
 	// ID is the opaque resource id.
