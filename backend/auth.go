@@ -50,7 +50,7 @@ func (s *Server) authenticated(role string, h handler) http.Handler {
 			return
 		}
 		if s.cfg.Sandbox {
-			if e := s.openSandbox(r.Context(), c.TPP); e != nil {
+			if e := s.sandbox.Open(r.Context(), c.TPP); e != nil {
 				refuse(e)
 				return
 			}

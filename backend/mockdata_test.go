@@ -223,7 +223,7 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 			}
 		}()
 		for i := 0; i < 3; i++ {
-			h.clk.add(sandboxResets.Every) // one reset every 10 s
+			h.clk.add(sandbox.Resets.Every) // one reset every 10 s
 			if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
 				t.Fatalf("initialize: %d %v", status, b)
 			}
@@ -231,7 +231,7 @@ func TestInitializeIsAtomicUnderWrites(t *testing.T) {
 		close(stop)
 		wg.Wait()
 		// One more reset with no writer: exactly the known state.
-		h.clk.add(sandboxResets.Every)
+		h.clk.add(sandbox.Resets.Every)
 		status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"})
 		cs := b["customers"].([]any)
 		if status != 200 || len(cs) != 4 {
@@ -368,13 +368,13 @@ func BenchmarkInitialize(b *testing.B) {
 // a markup sent without an exchange is served alone.
 func TestCardDetailsExchangeAsArray(t *testing.T) {
 	fee := mockdata.Money{Currency: "NOK", Minor: 500}
-	d := cardDetails(&mockdata.CardTransaction{CurrencyExchange: &mockdata.CurrencyExchange{SourceCurrency: "EUR", TargetCurrency: "NOK",
+	d := sandbox.CardTransactionDetails(&mockdata.CardTransaction{CurrencyExchange: &mockdata.CurrencyExchange{SourceCurrency: "EUR", TargetCurrency: "NOK",
 		UnitCurrency: "EUR", ExchangeRate: "11.50", QuotationDate: "2026-11-19", MarkupFee: fee, MarkupFeePercentage: "1.75"}})
 	x, ok := d["currencyExchange"].([]map[string]any)
 	if !ok || len(x) != 1 || x[0]["exchangeRate"] != "11.50" || x[0]["markupFee"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "1.75" {
 		t.Fatalf("with an exchange: %v", d)
 	}
-	d = cardDetails(&mockdata.CardTransaction{Markup: &mockdata.Markup{Fee: &fee, Percentage: "2.5"}})
+	d = sandbox.CardTransactionDetails(&mockdata.CardTransaction{Markup: &mockdata.Markup{Fee: &fee, Percentage: "2.5"}})
 	if d["currencyExchange"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "2.5" {
 		t.Fatalf("a markup alone: %v", d)
 	}

@@ -189,7 +189,7 @@ func TestSandboxResetsThrottled(t *testing.T) {
 			t.Fatalf("a reset within 10 s: %d", status)
 		}
 		// Retry-After (20 s) after the last refusal: the reset is done.
-		h.clk.add(2 * sandboxResets.Every)
+		h.clk.add(2 * sandbox.Resets.Every)
 		if status, b, _ := h.call(tppCall{method: "POST", path: "/v1/sandbox/initialize"}); status != 200 {
 			t.Fatalf("a reset Retry-After later: %d %v", status, b)
 		}

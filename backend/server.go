@@ -2,13 +2,13 @@ package backend
 
 import (
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/obgw/obgw/backend/ais"
 	"github.com/obgw/obgw/backend/fx"
 	"github.com/obgw/obgw/backend/idp"
 	"github.com/obgw/obgw/backend/pis"
+	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sca"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/tppcontext"
@@ -59,9 +59,9 @@ type Server struct {
 	// sca serves the PSU's pages and starts the concerns' SCA flows
 	// (backend/sca).
 	sca *sca.Service
-	// sandboxes are the TPPs whose sandbox this process knows seeded
-	// (sandbox_owner.go).
-	sandboxes sync.Map
+	// sandbox serves the sandbox's operations and opens each TPP's
+	// sandbox (backend/sandbox).
+	sandbox *sandbox.Service
 }
 
 // New returns a Server for cfg.
@@ -88,6 +88,7 @@ func New(cfg Config) *Server {
 	})
 	*s.ais = ais.Service{Store: cfg.Store, Flows: s.sca, Now: cfg.Now, Log: cfg.Logger}
 	*s.pis = pis.Service{Store: cfg.Store, Flows: s.sca, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger}
+	s.sandbox = &sandbox.Service{Store: cfg.Store, Now: cfg.Now, Log: cfg.Logger}
 	s.routes()
 	return s
 }

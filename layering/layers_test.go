@@ -46,7 +46,7 @@ var rules = []rule{
 	{"backend/fx", []string{"backend/money"}},
 	{"backend/strictjson", leaves},
 	{"backend/idp", leaves},
-	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson", "backend/store"}, leaves...)},
+
 	// What every concern answers through.
 	{"backend/respond", append([]string{"backend/store", "backend/strictjson"}, leaves...)},
 	// The rule every path value meets before any store is asked.
@@ -60,6 +60,11 @@ var rules = []rule{
 	{"backend/tppcontacts", append([]string{"backend/store", "backend/strictjson", "backend/respond"}, leaves...)},
 	{"backend/ais", append([]string{"backend/civildate", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
 	{"backend/sca", append([]string{"backend/civildate", "backend/idp", "backend/pathid", "backend/respond", "backend/store"}, leaves...)},
+	// The sandbox: its data set, its opening, its mock-data operations;
+	// its parsers (backend/sandbox/mockdata) are the only part of it
+	// below the concerns.
+	{"backend/sandbox/mockdata", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/money", "backend/strictjson"}, leaves...)},
+	{"backend/sandbox", append([]string{"backend/bankaccount", "backend/civildate", "backend/codelists", "backend/ledger", "backend/money", "backend/strictjson", "backend/store", "backend/respond", "backend/resource"}, leaves...)},
 	{"backend/pis", append([]string{"backend/civildate", "backend/fx", "backend/ledger", "backend/money", "backend/payments", "backend/respond", "backend/resource", "backend/store"}, leaves...)},
 	{"backend", append([]string{"backend"}, leaves...)},
 }
@@ -151,6 +156,10 @@ func TestRulesCatchAnUpwardImport(t *testing.T) {
 		{"backend/sca", "backend/pis"},
 		{"backend/sca", "backend/ais"},
 		{"backend/sca", "backend"},
+		{"backend/sca", "backend/sandbox"},
+		{"backend/pis", "backend/sandbox"},
+		{"backend/sandbox", "backend/pis"},
+		{"backend/sandbox", "backend"},
 		{"backend/resource", "backend/ais"},
 		{"backend/ledger", "backend"},
 	} {

@@ -42,7 +42,7 @@ const (
 	// (ACTC, or PDNG before its date) or stops it (CANC). In the sandbox a
 	// creditor named HoldCreditorName is held at authorisation,
 	// and POST /v1/sandbox/payments/{paymentId}/hold, /release and /stop
-	// are the bank's moves (sandbox_hold.go).
+	// are the bank's moves (sandbox_hold.go, the sandbox's Hold, Release and Stop).
 	StatusHold = "HOLD"
 )
 

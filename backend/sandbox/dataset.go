@@ -121,7 +121,7 @@ var customers = []customerSpec{
 // exist, so every instance may call it at start; when two race, the
 // loser's unique-key conflict means the winner seeded, and is not an
 // error.
-func Seed(ctx context.Context, st store.Store, now time.Time) error {
+func Seed(ctx context.Context, st Store, now time.Time) error {
 	err := st.Atomically(ctx, func(tx store.Store) error {
 		existing, err := tx.ListCustomers(ctx, "")
 		if err != nil || len(existing) > 0 {
@@ -140,7 +140,7 @@ func Seed(ctx context.Context, st store.Store, now time.Time) error {
 // claimed and filled in one transaction, once for the whole database
 // (any instance), and never again, so a TPP that deleted its customers
 // keeps an empty sandbox until it resets it.
-func SeedFor(ctx context.Context, st store.Store, owner string, now time.Time) error {
+func SeedFor(ctx context.Context, st Store, owner string, now time.Time) error {
 	if owner == "" {
 		return errors.New("sandbox: a sandbox belongs to a TPP")
 	}
@@ -158,7 +158,7 @@ func SeedFor(ctx context.Context, st store.Store, owner string, now time.Time) e
 // by hand or not, and everything the TPP made are gone, and no reader sees
 // a half-reset sandbox. Other TPPs' sandboxes are untouched. ResetNotice
 // says what that ends.
-func Reset(ctx context.Context, st store.Store, owner string, now time.Time) error {
+func Reset(ctx context.Context, st Store, owner string, now time.Time) error {
 	return st.Atomically(ctx, func(tx store.Store) error {
 		if _, err := tx.ClaimSandbox(ctx, owner); err != nil {
 			return err

@@ -1,8 +1,13 @@
-// Package sandbox holds the sandbox's fixed data set: the customers,
-// accounts, card accounts, balances, transactions and agreements a TPP
-// developer can write tests against. The same customer numbers, account
-// numbers and amounts come back after every reset; transaction dates are
-// relative to the reset, so history and the 90-day rule stay meaningful.
-// Every TPP's sandbox holds its own copy (SeedFor at its first call, Reset
-// at its initialize).
+// Package sandbox is the sandbox of a sandbox deployment: its fixed data
+// set (dataset.go: the customers, accounts, card accounts, balances,
+// transactions and agreements a TPP developer can write tests against),
+// each TPP's own copy of it, opened at the TPP's first call (Service.Open)
+// and reset at its initialize, and the mock-data operations a TPP makes
+// scenarios with (the Service's handlers, under /v1/sandbox).
+//
+// The same customer numbers, account numbers and amounts come back after
+// every reset; transaction dates are relative to the reset, so history
+// and the 90-day rule stay meaningful. Mock-data bodies are parsed by
+// package mockdata, and what they store is written here (AccountOf and
+// the transaction details, which the operator import uses as well).
 package sandbox

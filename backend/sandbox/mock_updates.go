@@ -1,4 +1,4 @@
-package backend
+package sandbox
 
 import (
 	"net/http"
@@ -19,8 +19,8 @@ import (
 // transactions are in it. Balances sent replace the balances; none sent
 // keep them.
 
-// updateMockCustomer is PUT /v1/sandbox/customers/{customerId}.
-func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+// UpdateCustomer is PUT /v1/sandbox/customers/{customerId}.
+func (s *Service) UpdateCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	c, e := s.mockCustomer(r, tpp)
 	if e != nil {
 		return e
@@ -29,7 +29,7 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	if e != nil {
 		return e
 	}
-	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
+	in, errs := mockdata.ParseCustomer(body, s.Now())
 	if len(errs) > 0 {
 		return respond.FieldErrors(errs)
 	}
@@ -37,16 +37,16 @@ func (s *Server) updateMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 		return bgerror.Format("$.customerNumber", "is the customer's and cannot change: send "+c.Number+", or create another customer")
 	}
 	c.Name, c.Type = in.Name, store.CustomerType(in.Type)
-	if err := s.cfg.Store.UpdateCustomer(r.Context(), c); err != nil {
+	if err := s.Store.UpdateCustomer(r.Context(), c); err != nil {
 		return s.storeError(err, "the customer")
 	}
 	respond.JSON(w, http.StatusOK, customerJSON(r, c))
 	return nil
 }
 
-// updateMockAccount is PUT /v1/sandbox/accounts/{mockId} and
+// UpdateAccount is PUT /v1/sandbox/accounts/{mockId} and
 // /v1/sandbox/card-accounts/{mockId}.
-func (s *Server) updateMockAccount(kind store.AccountKind) handler {
+func (s *Service) UpdateAccount(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
@@ -56,7 +56,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		in, owner, balances, e := mockAccountOf(kind, body, s.cfg.Now())
+		in, owner, balances, e := AccountOf(kind, body, s.Now())
 		if e != nil {
 			return e
 		}
@@ -79,7 +79,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 		if c.ID != a.CustomerID {
 			return bgerror.Format("$.customerNumber", "names another customer than the account's owner; the owner cannot change")
 		}
-		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+		err := s.Store.Atomically(r.Context(), func(tx store.Store) error {
 			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
 				return err
 			}
@@ -89,7 +89,7 @@ func (s *Server) updateMockAccount(kind store.AccountKind) handler {
 			if len(balances) == 0 {
 				return nil
 			}
-			return ledger.SetBalances(r.Context(), tx, a, balances, false, s.cfg.Now())
+			return ledger.SetBalances(r.Context(), tx, a, balances, false, s.Now())
 		})
 		if err != nil {
 			return s.storeError(err, "the account")

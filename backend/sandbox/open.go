@@ -1,9 +1,8 @@
-package backend
+package sandbox
 
 import (
 	"context"
 
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/bgerror"
 )
 
@@ -16,23 +15,23 @@ import (
 // only. Outside a sandbox the bank's own customers (owner "") serve every
 // TPP.
 
-// openSandbox seeds TPP tpp's sandbox unless it is (sandbox.SeedFor does
+// Open seeds TPP tpp's sandbox unless it is (SeedFor does
 // it once for the whole database); once this process knows it seeded, a
 // call costs a map look-up. The map holds one entry per TPP the register
 // admitted.
-func (s *Server) openSandbox(ctx context.Context, tpp string) *bgerror.Error {
-	if _, ok := s.sandboxes.Load(tpp); ok {
+func (s *Service) Open(ctx context.Context, tpp string) *bgerror.Error {
+	if _, ok := s.seeded.Load(tpp); ok {
 		return nil
 	}
 	// A read first: a request of a TPP whose sandbox exists writes
 	// nothing (TestUnconsentedRequestWritesNothing).
-	seeded, err := s.cfg.Store.SandboxClaimed(ctx, tpp)
+	seeded, err := s.Store.SandboxClaimed(ctx, tpp)
 	if err == nil && !seeded {
-		err = sandbox.SeedFor(ctx, s.cfg.Store, tpp, s.cfg.Now())
+		err = SeedFor(ctx, s.Store, tpp, s.Now())
 	}
 	if err != nil {
 		return s.storeError(err, "your sandbox")
 	}
-	s.sandboxes.Store(tpp, true)
+	s.seeded.Store(tpp, true)
 	return nil
 }

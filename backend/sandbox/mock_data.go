@@ -1,4 +1,4 @@
-package backend
+package sandbox
 
 import (
 	"context"
@@ -12,26 +12,25 @@ import (
 	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/resource"
 	"github.com/obgw/obgw/backend/respond"
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/bgerror"
 	"github.com/obgw/obgw/tppcontext"
 )
 
-// sandboxResets is how often one TPP resets its sandbox: twice at once,
+// Resets is how often one TPP resets its sandbox: twice at once,
 // then once every 10 seconds, counted on every instance together (the
 // store's allowance "reset:<TPP>"). A reset rewrites the TPP's whole data
 // set in one transaction, which on SQLite holds every other writer: a TPP
 // looping resets would slow every other TPP's consents and payments.
-var sandboxResets = store.Allowance{Burst: 2, Every: 10 * time.Second}
+var Resets = store.Allowance{Burst: 2, Every: 10 * time.Second}
 
-// initializeSandbox resets the caller's sandbox and answers its customers, as GET
+// Initialize resets the caller's sandbox and answers its customers, as GET
 // /v1/sandbox/customers does, and a "notice" saying what the reset ended
-// (a member clients that read the customers skip). Resets beyond
-// sandboxResets are 429 ACCESS_EXCEEDED with Retry-After.
-func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
-	ok, err := s.cfg.Store.SpendAllowance(r.Context(), "reset:"+c.TPP, sandboxResets, s.cfg.Now())
+// (a member clients that read the customers skip). Resets beyond the
+// allowance Resets are 429 ACCESS_EXCEEDED with Retry-After.
+func (s *Service) Initialize(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+	ok, err := s.Store.SpendAllowance(r.Context(), "reset:"+c.TPP, Resets, s.Now())
 	if err != nil {
 		return s.storeError(err, "the sandbox")
 	}
@@ -39,17 +38,17 @@ func (s *Server) initializeSandbox(w http.ResponseWriter, r *http.Request, c *tp
 		// A refused reset holds the next one back one period more
 		// (store.SpendAllowance): the retry comes after two.
 		e := bgerror.New(bgerror.CodeAccessExceeded, "your sandbox was reset twice within 10 seconds; one reset every 10 seconds is allowed: retry in 20 seconds")
-		e.RetryAfter = int(2 * sandboxResets.Every.Seconds())
+		e.RetryAfter = int(2 * Resets.Every.Seconds())
 		return e
 	}
-	if err := sandbox.Reset(r.Context(), s.cfg.Store, store.OwnerOf(s.cfg.Sandbox, c.TPP), s.cfg.Now()); err != nil {
+	if err := Reset(r.Context(), s.Store, ownerOf(c.TPP), s.Now()); err != nil {
 		return s.storeError(err, "the sandbox")
 	}
 	out, e := s.mockCustomers(r, c)
 	if e != nil {
 		return e
 	}
-	respond.JSON(w, http.StatusOK, map[string]any{"customers": out, "notice": sandbox.ResetNotice})
+	respond.JSON(w, http.StatusOK, map[string]any{"customers": out, "notice": ResetNotice})
 	return nil
 }
 
@@ -63,7 +62,7 @@ func customerJSON(r *http.Request, c *store.Customer) map[string]any {
 	}
 }
 
-func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
+func (s *Service) ListCustomers(w http.ResponseWriter, r *http.Request, c *tppcontext.Context) *bgerror.Error {
 	out, e := s.mockCustomers(r, c)
 	if e != nil {
 		return e
@@ -74,8 +73,8 @@ func (s *Server) listMockCustomers(w http.ResponseWriter, r *http.Request, c *tp
 
 // mockCustomers is the list of customers of the caller's sandbox the
 // mock-data operations answer.
-func (s *Server) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
-	cs, err := s.cfg.Store.ListCustomers(r.Context(), store.OwnerOf(s.cfg.Sandbox, c.TPP))
+func (s *Service) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[string]any, *bgerror.Error) {
+	cs, err := s.Store.ListCustomers(r.Context(), ownerOf(c.TPP))
 	if err != nil {
 		return nil, s.storeError(err, "the customers")
 	}
@@ -86,17 +85,17 @@ func (s *Server) mockCustomers(r *http.Request, c *tppcontext.Context) ([]map[st
 	return out, nil
 }
 
-func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) CreateCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
-	in, errs := mockdata.ParseCustomer(body, s.cfg.Now())
+	in, errs := mockdata.ParseCustomer(body, s.Now())
 	if len(errs) > 0 {
 		return respond.FieldErrors(errs)
 	}
-	c := &store.Customer{Owner: store.OwnerOf(s.cfg.Sandbox, tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
-	if err := s.cfg.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
+	c := &store.Customer{Owner: ownerOf(tpp.TPP), Number: in.Number, Name: in.Name, Type: store.CustomerType(in.Type)}
+	if err := s.Store.CreateCustomer(r.Context(), c); errors.Is(err, store.ErrConflict) {
 		return bgerror.Format("$.customerNumber", "a customer with this customer number exists")
 	} else if err != nil {
 		return s.storeError(err, "the customer")
@@ -106,7 +105,7 @@ func (s *Server) createMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 	return nil
 }
 
-func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	c, e := s.mockCustomer(r, tpp)
 	if e != nil {
 		return e
@@ -115,12 +114,12 @@ func (s *Server) getMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tp
 	return nil
 }
 
-func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) DeleteCustomer(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	c, e := s.mockCustomer(r, tpp)
 	if e != nil {
 		return e
 	}
-	if err := s.cfg.Store.DeleteCustomer(r.Context(), c.ID); err != nil {
+	if err := s.Store.DeleteCustomer(r.Context(), c.ID); err != nil {
 		return s.storeError(err, "the customer")
 	}
 	w.WriteHeader(http.StatusNoContent)
@@ -129,9 +128,9 @@ func (s *Server) deleteMockCustomer(w http.ResponseWriter, r *http.Request, tpp 
 
 // mockCustomer returns the customer of the path, of the caller's sandbox:
 // another TPP's is as unknown as one that never was.
-func (s *Server) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.Customer, *bgerror.Error) {
-	c, err := s.cfg.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
-	if err == nil && c.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
+func (s *Service) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.Customer, *bgerror.Error) {
+	c, err := s.Store.GetCustomer(r.Context(), r.PathValue("customerId"))
+	if err == nil && c.Owner != ownerOf(tpp.TPP) {
 		err = store.ErrNotFound
 	}
 	if err != nil {
@@ -142,8 +141,8 @@ func (s *Server) mockCustomer(r *http.Request, tpp *tppcontext.Context) (*store.
 
 // customerByNumber finds the customer of the caller's sandbox named in a
 // mock-data body.
-func (s *Server) customerByNumber(ctx context.Context, tpp *tppcontext.Context, number, path string) (*store.Customer, *bgerror.Error) {
-	c, err := s.cfg.Store.GetCustomerByNumber(ctx, store.OwnerOf(s.cfg.Sandbox, tpp.TPP), number)
+func (s *Service) customerByNumber(ctx context.Context, tpp *tppcontext.Context, number, path string) (*store.Customer, *bgerror.Error) {
+	c, err := s.Store.GetCustomerByNumber(ctx, ownerOf(tpp.TPP), number)
 	if errors.Is(err, store.ErrNotFound) {
 		return nil, bgerror.Format(path, "no customer has this customer number; create it with POST /v1/sandbox/customers")
 	} else if err != nil {
@@ -166,8 +165,8 @@ func balancesOf(in []mockdata.Balance, now time.Time) []store.Balance {
 
 // mockAccountJSON is a mock account as the AIS endpoints would show it, with
 // its id and links.
-func (s *Server) mockAccountJSON(r *http.Request, a *store.Account) (map[string]any, error) {
-	bs, err := s.cfg.Store.ListBalances(r.Context(), a.ID)
+func (s *Service) mockAccountJSON(r *http.Request, a *store.Account) (map[string]any, error) {
+	bs, err := s.Store.ListBalances(r.Context(), a.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -182,9 +181,9 @@ func (s *Server) mockAccountJSON(r *http.Request, a *store.Account) (map[string]
 	return m, nil
 }
 
-// mockAccountOf reads the body of a mock account or card account (kind):
+// AccountOf reads the body of a mock account or card account (kind):
 // the account it describes, its owner's customer number and its balances.
-func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.Account, string, []store.Balance, *bgerror.Error) {
+func AccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.Account, string, []store.Balance, *bgerror.Error) {
 	if kind == store.KindCardAccount {
 		in, errs := mockdata.ParseCardAccount(body, now)
 		if len(errs) > 0 {
@@ -208,14 +207,14 @@ func mockAccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.A
 	return a, in.CustomerNumber, balances, nil
 }
 
-func (s *Server) createMockAccount(kind store.AccountKind) handler {
+func (s *Service) CreateAccount(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		body, e := respond.Body(r)
 		if e != nil {
 			return e
 		}
-		now := s.cfg.Now()
-		a, owner, balances, e := mockAccountOf(kind, body, now)
+		now := s.Now()
+		a, owner, balances, e := AccountOf(kind, body, now)
 		if e != nil {
 			return e
 		}
@@ -224,7 +223,7 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 			return e
 		}
 		a.CustomerID = c.ID
-		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+		err := s.Store.Atomically(r.Context(), func(tx store.Store) error {
 			if err := tx.CreateAccount(r.Context(), a); err != nil {
 				return err
 			}
@@ -247,9 +246,9 @@ func (s *Server) createMockAccount(kind store.AccountKind) handler {
 
 // mockAccount returns the account or card account of the path, of the
 // caller's sandbox.
-func (s *Server) mockAccount(r *http.Request, tpp *tppcontext.Context, kind store.AccountKind) (*store.Account, *bgerror.Error) {
-	a, err := s.cfg.Store.GetAccount(r.Context(), r.PathValue("mockId"))
-	if errors.Is(err, store.ErrNotFound) || (err == nil && (a.Kind != kind || a.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP))) {
+func (s *Service) mockAccount(r *http.Request, tpp *tppcontext.Context, kind store.AccountKind) (*store.Account, *bgerror.Error) {
+	a, err := s.Store.GetAccount(r.Context(), r.PathValue("mockId"))
+	if errors.Is(err, store.ErrNotFound) || (err == nil && (a.Kind != kind || a.Owner != ownerOf(tpp.TPP))) {
 		return nil, bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such mock account")
 	} else if err != nil {
 		return nil, s.storeError(err, "the account")
@@ -257,7 +256,7 @@ func (s *Server) mockAccount(r *http.Request, tpp *tppcontext.Context, kind stor
 	return a, nil
 }
 
-func (s *Server) getMockAccount(kind store.AccountKind) handler {
+func (s *Service) GetAccount(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
@@ -268,7 +267,7 @@ func (s *Server) getMockAccount(kind store.AccountKind) handler {
 }
 
 // writeMockAccount answers with the mock account as it now stands.
-func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *store.Account) *bgerror.Error {
+func (s *Service) writeMockAccount(w http.ResponseWriter, r *http.Request, a *store.Account) *bgerror.Error {
 	m, err := s.mockAccountJSON(r, a)
 	if err != nil {
 		return s.storeError(err, "the account")
@@ -277,9 +276,9 @@ func (s *Server) writeMockAccount(w http.ResponseWriter, r *http.Request, a *sto
 	return nil
 }
 
-// putMockBalances replaces an account's balances: the body is
+// PutBalances replaces an account's balances: the body is
 // {"balances":[...]} in the shape of the account creation bodies.
-func (s *Server) putMockBalances(kind store.AccountKind) handler {
+func (s *Service) PutBalances(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
@@ -289,7 +288,7 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		in, errs := mockdata.ParseBalances(body, kind == store.KindCardAccount, s.cfg.Now())
+		in, errs := mockdata.ParseBalances(body, kind == store.KindCardAccount, s.Now())
 		if len(errs) > 0 {
 			return respond.FieldErrors(errs)
 		}
@@ -298,12 +297,12 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 				return bgerror.Format("$.balances["+strconv.Itoa(i)+"].balanceAmount.currency", "the balance must be in the account's currency "+a.Currency)
 			}
 		}
-		now := s.cfg.Now()
+		now := s.Now()
 		balances := balancesOf(in, now)
 		if _, _, e := ledger.BookedTarget(balances, "$.balances"); e != nil {
 			return e
 		}
-		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+		err := s.Store.Atomically(r.Context(), func(tx store.Store) error {
 			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
 				return err
 			}
@@ -316,10 +315,10 @@ func (s *Server) putMockBalances(kind store.AccountKind) handler {
 	}
 }
 
-// addMockTransactions books an array of transactions on a mock account or
+// AddTransactions books an array of transactions on a mock account or
 // card account and moves its balances by the amounts, so the booked balance
 // keeps matching the booked list.
-func (s *Server) addMockTransactions(kind store.AccountKind) handler {
+func (s *Service) AddTransactions(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		a, e := s.mockAccount(r, tpp, kind)
 		if e != nil {
@@ -329,7 +328,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 		if e != nil {
 			return e
 		}
-		now := s.cfg.Now()
+		now := s.Now()
 		var txs []store.Transaction
 		var response func() ([]byte, error)
 		if kind == store.KindCardAccount {
@@ -346,7 +345,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 					// would be served as this card's.
 					return bgerror.Format("$["+strconv.Itoa(i)+"].maskedPan", "must be the card account's maskedPan "+a.MaskedPAN+" (or empty, for it)")
 				}
-				details, _ := json.Marshal(cardDetails(&t))
+				details, _ := json.Marshal(CardTransactionDetails(&t))
 				txs = append(txs, store.Transaction{Booked: true, Amount: t.TransactionAmount.Minor, Currency: t.TransactionAmount.Currency,
 					BookingDate: t.BookingDate, ValueDate: t.TransactionDate, Details: details})
 			}
@@ -360,7 +359,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 				if t.DebtorAccount != nil && t.DebtorAccount.IBAN != a.IBAN && t.DebtorAccount.BBAN != a.BBAN {
 					return bgerror.Format("$["+strconv.Itoa(i)+"].debtorAccount", "another account is the debtor: only transactions of this account can be booked on it")
 				}
-				details, _ := json.Marshal(accountDetails(&t))
+				details, _ := json.Marshal(AccountTransactionDetails(&t))
 				txs = append(txs, store.Transaction{Booked: true, Amount: t.Amount.Minor, Currency: t.Amount.Currency,
 					BookingDate: t.BookingDate, ValueDate: t.ValueDate, Details: details})
 			}
@@ -370,7 +369,7 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 				return bgerror.Format("$["+strconv.Itoa(i)+"]", "the amount must be in the account's currency "+a.Currency)
 			}
 		}
-		err := s.cfg.Store.Atomically(r.Context(), func(tx store.Store) error {
+		err := s.Store.Atomically(r.Context(), func(tx store.Store) error {
 			if err := tx.LockAccounts(r.Context(), a.ID); err != nil {
 				return err
 			}
@@ -401,9 +400,9 @@ func (s *Server) addMockTransactions(kind store.AccountKind) handler {
 	}
 }
 
-// accountDetails is what an account transaction serves besides its id,
+// AccountTransactionDetails is what an account transaction serves besides its id,
 // dates and amount.
-func accountDetails(t *mockdata.AccountTransaction) map[string]any {
+func AccountTransactionDetails(t *mockdata.AccountTransaction) map[string]any {
 	d := map[string]any{}
 	put := func(k, v string) {
 		if v != "" {
@@ -431,9 +430,9 @@ func accountDetails(t *mockdata.AccountTransaction) map[string]any {
 	return d
 }
 
-// cardDetails is what a card transaction serves besides its id, booking
+// CardTransactionDetails is what a card transaction serves besides its id, booking
 // date and transaction amount.
-func cardDetails(t *mockdata.CardTransaction) map[string]any {
+func CardTransactionDetails(t *mockdata.CardTransaction) map[string]any {
 	d := map[string]any{
 		"terminalId":                     t.TerminalID,
 		"transactionDate":                t.TransactionDate,
@@ -479,7 +478,7 @@ func addressJSON(a mockdata.Address) map[string]string {
 	return m
 }
 
-func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[string]any {
+func agreementJSON(r *http.Request, st Store, a *store.Agreement) map[string]any {
 	ctx := r.Context()
 	eng := make([]map[string]any, 0, len(a.Engagements))
 	for _, e := range a.Engagements {
@@ -500,23 +499,23 @@ func agreementJSON(r *http.Request, st store.Store, a *store.Agreement) map[stri
 	return m
 }
 
-func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) ListAgreements(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
-	cs, err := s.cfg.Store.ListCustomers(ctx, store.OwnerOf(s.cfg.Sandbox, tpp.TPP))
+	cs, err := s.Store.ListCustomers(ctx, ownerOf(tpp.TPP))
 	if err != nil {
 		return s.storeError(err, "the customers")
 	}
 	seen := map[string]bool{}
 	out := []map[string]any{}
 	for _, c := range cs {
-		ags, err := s.cfg.Store.ListAgreementsOf(ctx, c.ID)
+		ags, err := s.Store.ListAgreementsOf(ctx, c.ID)
 		if err != nil {
 			return s.storeError(err, "the agreements")
 		}
 		for i := range ags {
 			if !seen[ags[i].ID] {
 				seen[ags[i].ID] = true
-				out = append(out, agreementJSON(r, s.cfg.Store, &ags[i]))
+				out = append(out, agreementJSON(r, s.Store, &ags[i]))
 			}
 		}
 	}
@@ -524,30 +523,30 @@ func (s *Server) listMockAgreements(w http.ResponseWriter, r *http.Request, tpp 
 	return nil
 }
 
-// getMockAgreement answers one agreement of the caller's sandbox (the one
+// GetAgreement answers one agreement of the caller's sandbox (the one
 // its _links.self names); another sandbox's is unknown.
-func (s *Server) getMockAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) GetAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	ctx := r.Context()
-	a, err := s.cfg.Store.GetAgreement(ctx, r.PathValue("agreementId"))
+	a, err := s.Store.GetAgreement(ctx, r.PathValue("agreementId"))
 	if errors.Is(err, store.ErrNotFound) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
 	} else if err != nil {
 		return s.storeError(err, "the agreement")
 	}
-	owner, err := s.cfg.Store.GetCustomer(ctx, a.OwnerID)
-	if err != nil || owner.Owner != store.OwnerOf(s.cfg.Sandbox, tpp.TPP) {
+	owner, err := s.Store.GetCustomer(ctx, a.OwnerID)
+	if err != nil || owner.Owner != ownerOf(tpp.TPP) {
 		return bgerror.NewStatus(http.StatusNotFound, bgerror.CodeResourceUnknown, "no such agreement in your sandbox")
 	}
-	respond.JSON(w, http.StatusOK, agreementJSON(r, s.cfg.Store, a))
+	respond.JSON(w, http.StatusOK, agreementJSON(r, s.Store, a))
 	return nil
 }
 
-func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
+func (s *Service) CreateAgreement(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 	body, e := respond.Body(r)
 	if e != nil {
 		return e
 	}
-	in, errs := mockdata.ParseAgreement(body, s.cfg.Now())
+	in, errs := mockdata.ParseAgreement(body, s.Now())
 	if len(errs) > 0 {
 		return respond.FieldErrors(errs)
 	}
@@ -559,7 +558,7 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp
 	if owner.Type != store.CustomerCorporate {
 		return bgerror.Format("$.owner", "the owner must be a corporate customer")
 	}
-	owned, err := s.cfg.Store.ListCustomerAccounts(ctx, owner.ID)
+	owned, err := s.Store.ListCustomerAccounts(ctx, owner.ID)
 	if err != nil {
 		return s.storeError(err, "the accounts")
 	}
@@ -581,10 +580,10 @@ func (s *Server) createMockAgreement(w http.ResponseWriter, r *http.Request, tpp
 		}
 		ag.Engagements = append(ag.Engagements, store.Engagement{CustomerID: psu.ID, AccountID: accountID, Roles: en.Roles})
 	}
-	if err := s.cfg.Store.CreateAgreement(ctx, ag); err != nil {
+	if err := s.Store.CreateAgreement(ctx, ag); err != nil {
 		return s.storeError(err, "the agreement")
 	}
 	w.Header().Set("Location", respond.Under(r, "/v1/sandbox/agreements"))
-	respond.JSON(w, http.StatusCreated, agreementJSON(r, s.cfg.Store, ag))
+	respond.JSON(w, http.StatusCreated, agreementJSON(r, s.Store, ag))
 	return nil
 }
