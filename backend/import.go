@@ -14,7 +14,6 @@ import (
 
 	"github.com/obgw/obgw/backend/ledger"
 	"github.com/obgw/obgw/backend/respond"
-	"github.com/obgw/obgw/backend/sandbox"
 	"github.com/obgw/obgw/backend/sandbox/mockdata"
 	"github.com/obgw/obgw/backend/store"
 	"github.com/obgw/obgw/backend/strictjson"
@@ -242,7 +241,7 @@ func (im *importer) customer(raw json.RawMessage, path string) error {
 }
 
 func (im *importer) account(kind store.AccountKind, raw json.RawMessage, path string, count *ImportCount) error {
-	a, ownerNumber, balances, e := sandbox.AccountOf(kind, raw, im.now)
+	a, ownerNumber, balances, e := mockdata.AccountOf(kind, raw, im.now)
 	if e != nil {
 		return rebaseError(e, path)
 	}
@@ -562,7 +561,7 @@ func (im *importer) parseBooked(a *store.Account, body []byte, path string, from
 				return nil, nil, bgerror.Format(at(i)+".maskedPan", "is another card's: a card account's transactions are its own")
 			}
 			t.MaskedPAN = a.MaskedPAN
-			details, _ := json.Marshal(sandbox.CardTransactionDetails(&t))
+			details, _ := json.Marshal(mockdata.CardTransactionDetails(&t))
 			keys = append(keys, t.CardTransactionID)
 			txs = append(txs, store.Transaction{Booked: true, Amount: t.TransactionAmount.Minor, Currency: t.TransactionAmount.Currency,
 				BookingDate: t.BookingDate, ValueDate: t.TransactionDate, Details: details})
@@ -579,7 +578,7 @@ func (im *importer) parseBooked(a *store.Account, body []byte, path string, from
 			if t.DebtorAccount != nil && t.DebtorAccount.IBAN != a.IBAN && t.DebtorAccount.BBAN != a.BBAN {
 				return nil, nil, bgerror.Format(at(i)+".debtorAccount", "another account is the debtor: only transactions of this account can be booked on it")
 			}
-			details, _ := json.Marshal(sandbox.AccountTransactionDetails(&t))
+			details, _ := json.Marshal(mockdata.AccountTransactionDetails(&t))
 			keys = append(keys, t.EntryReference)
 			txs = append(txs, store.Transaction{Booked: true, Amount: t.Amount.Minor, Currency: t.Amount.Currency,
 				BookingDate: t.BookingDate, ValueDate: t.ValueDate, Details: details})

@@ -368,13 +368,13 @@ func BenchmarkInitialize(b *testing.B) {
 // a markup sent without an exchange is served alone.
 func TestCardDetailsExchangeAsArray(t *testing.T) {
 	fee := mockdata.Money{Currency: "NOK", Minor: 500}
-	d := sandbox.CardTransactionDetails(&mockdata.CardTransaction{CurrencyExchange: &mockdata.CurrencyExchange{SourceCurrency: "EUR", TargetCurrency: "NOK",
+	d := mockdata.CardTransactionDetails(&mockdata.CardTransaction{CurrencyExchange: &mockdata.CurrencyExchange{SourceCurrency: "EUR", TargetCurrency: "NOK",
 		UnitCurrency: "EUR", ExchangeRate: "11.50", QuotationDate: "2026-11-19", MarkupFee: fee, MarkupFeePercentage: "1.75"}})
 	x, ok := d["currencyExchange"].([]map[string]any)
 	if !ok || len(x) != 1 || x[0]["exchangeRate"] != "11.50" || x[0]["markupFee"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "1.75" {
 		t.Fatalf("with an exchange: %v", d)
 	}
-	d = sandbox.CardTransactionDetails(&mockdata.CardTransaction{Markup: &mockdata.Markup{Fee: &fee, Percentage: "2.5"}})
+	d = mockdata.CardTransactionDetails(&mockdata.CardTransaction{Markup: &mockdata.Markup{Fee: &fee, Percentage: "2.5"}})
 	if d["currencyExchange"] != nil || d["markupFee"] == nil || d["markupFeePercentage"] != "2.5" {
 		t.Fatalf("a markup alone: %v", d)
 	}

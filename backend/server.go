@@ -78,17 +78,19 @@ func New(cfg Config) *Server {
 			cfg.Rates = fx.Sandbox{}
 		}
 	}
-	s := &Server{cfg: cfg, mux: newRouteMux(), log: cfg.Logger, ais: &ais.Service{}, pis: &pis.Service{}}
-	// The concerns and the SCA know each other only through their
-	// interfaces: the pages call what a flow authorises (sca.Payments,
-	// sca.Consents), the concerns start flows (ais.Flows, pis.Flows).
+	s := &Server{cfg: cfg, mux: newRouteMux(), log: cfg.Logger,
+		ais:     &ais.Service{Store: cfg.Store, Now: cfg.Now, Log: cfg.Logger},
+		pis:     &pis.Service{Store: cfg.Store, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger},
+		sandbox: &sandbox.Service{Store: cfg.Store, Now: cfg.Now, Log: cfg.Logger},
+	}
+	// The concerns and the SCA know each other only through interfaces:
+	// the pages call what a flow authorises (sca.Payments, sca.Consents),
+	// the concerns start flows (ais.Flows, pis.Flows).
 	s.sca = sca.New(sca.Config{
 		Store: cfg.Store, Payments: s.pis, Consents: s.ais, Sandbox: cfg.Sandbox, Now: cfg.Now, Logger: cfg.Logger,
 		IdP: cfg.IdP, IdPRedirectURL: cfg.IdPRedirectURL, ObserveSCA: cfg.ObserveSCA,
 	})
-	*s.ais = ais.Service{Store: cfg.Store, Flows: s.sca, Now: cfg.Now, Log: cfg.Logger}
-	*s.pis = pis.Service{Store: cfg.Store, Flows: s.sca, Rates: cfg.Rates, Sandbox: cfg.Sandbox, Now: cfg.Now, Log: cfg.Logger}
-	s.sandbox = &sandbox.Service{Store: cfg.Store, Now: cfg.Now, Log: cfg.Logger}
+	s.ais.Flows, s.pis.Flows = s.sca, s.sca
 	s.routes()
 	return s
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"time"
 
 	"github.com/obgw/obgw/backend/civildate"
 	"github.com/obgw/obgw/backend/resource"
@@ -143,11 +144,11 @@ func (s *Service) DeleteConsent(w http.ResponseWriter, r *http.Request, c *tppco
 	return nil
 }
 
-// Grant stores the consent the PSU authorised in consent flow f for the
-// accounts chosen (its id is the flow's, valid for ConsentLifetime), and
-// expires the older consents of its context (replaceConsents).
-func (s *Service) Grant(ctx context.Context, f *store.SCAFlow, chosen []string) error {
-	now := s.Now()
+// Grant stores the consent the PSU authorised at now in consent flow f
+// for the accounts chosen (its id is the flow's, valid for
+// ConsentLifetime), and expires the older consents of its context
+// (replaceConsents).
+func (s *Service) Grant(ctx context.Context, f *store.SCAFlow, chosen []string, now time.Time) error {
 	k := &store.Consent{
 		ID: f.ID, TPP: f.TPP, CustomerID: f.CustomerID, Context: f.Context, AgreementID: f.AgreementID,
 		AccountIDs: chosen, Status: store.ConsentValid, ValidUntil: now.Add(ConsentLifetime), LastSCA: now,

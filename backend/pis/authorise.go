@@ -169,7 +169,7 @@ func (s *Service) authoriseFlow(ctx context.Context, f *store.SCAFlow) *bgerror.
 // account the PSU may pay from, in a currency the bank exchanges; for a
 // basket, the funds of every instant payment due now, per debtor
 // account), then all move to their authorised status in one transaction,
-// and only then do the instant ones Execute. So a basket whose payments
+// and only then do the instant ones execute. So a basket whose payments
 // cannot all be authorised authorises and executes none of them, and a
 // TPP that retries it pays nothing twice. Should an instant payment's
 // funds go between the check and its execution, it alone is rejected and

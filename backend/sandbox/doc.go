@@ -7,7 +7,7 @@
 //
 // The same customer numbers, account numbers and amounts come back after
 // every reset; transaction dates are relative to the reset, so history
-// and the 90-day rule stay meaningful. Mock-data bodies are parsed by
-// package mockdata, and what they store is written here (AccountOf and
-// the transaction details, which the operator import uses as well).
+// and the 90-day rule stay meaningful. Mock-data bodies are parsed, and
+// what they store is written, by package mockdata, which the operator
+// import uses as well.
 package sandbox

@@ -151,18 +151,6 @@ func (s *Service) customerByNumber(ctx context.Context, tpp *tppcontext.Context,
 	return c, nil
 }
 
-func balancesOf(in []mockdata.Balance, now time.Time) []store.Balance {
-	out := make([]store.Balance, 0, len(in))
-	for _, b := range in {
-		at := b.LastChangeDateTime
-		if at.IsZero() {
-			at = now
-		}
-		out = append(out, store.Balance{Type: b.Type, Amount: b.Amount.Minor, Currency: b.Amount.Currency, ReferenceDate: b.ReferenceDate, LastChange: at})
-	}
-	return out
-}
-
 // mockAccountJSON is a mock account as the AIS endpoints would show it, with
 // its id and links.
 func (s *Service) mockAccountJSON(r *http.Request, a *store.Account) (map[string]any, error) {
@@ -181,32 +169,6 @@ func (s *Service) mockAccountJSON(r *http.Request, a *store.Account) (map[string
 	return m, nil
 }
 
-// AccountOf reads the body of a mock account or card account (kind):
-// the account it describes, its owner's customer number and its balances.
-func AccountOf(kind store.AccountKind, body []byte, now time.Time) (*store.Account, string, []store.Balance, *bgerror.Error) {
-	if kind == store.KindCardAccount {
-		in, errs := mockdata.ParseCardAccount(body, now)
-		if len(errs) > 0 {
-			return nil, "", nil, respond.FieldErrors(errs)
-		}
-		extra, _ := json.Marshal(map[string]string{"cardId": in.CardID, "cardIdVNo": in.CardIDVNo, "accountNumber": in.AccountNumber, "expiry": in.Expiry})
-		a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: "CARD", Currency: in.Currency,
-			MaskedPAN: in.MaskedPAN, CreditLimit: in.CreditLimit.Minor, Status: in.Status, Extra: extra}
-		return a, in.CustomerNumber, balancesOf(in.Balances, now), nil
-	}
-	in, errs := mockdata.ParseAccount(body, now)
-	if len(errs) > 0 {
-		return nil, "", nil, respond.FieldErrors(errs)
-	}
-	a := &store.Account{Kind: kind, Name: in.Name, Product: in.Product, CashAccountType: in.CashAccountType, Currency: in.Currency,
-		BBAN: in.BBAN, IBAN: in.IBAN, CreditLimit: in.CreditLine.Minor}
-	balances := balancesOf(in.Balances, now)
-	if _, _, e := ledger.BookedTarget(balances, "$.balances"); e != nil {
-		return nil, "", nil, e
-	}
-	return a, in.CustomerNumber, balances, nil
-}
-
 func (s *Service) CreateAccount(kind store.AccountKind) respond.Handler {
 	return func(w http.ResponseWriter, r *http.Request, tpp *tppcontext.Context) *bgerror.Error {
 		body, e := respond.Body(r)
@@ -214,7 +176,7 @@ func (s *Service) CreateAccount(kind store.AccountKind) respond.Handler {
 			return e
 		}
 		now := s.Now()
-		a, owner, balances, e := AccountOf(kind, body, now)
+		a, owner, balances, e := mockdata.AccountOf(kind, body, now)
 		if e != nil {
 			return e
 		}
@@ -298,7 +260,7 @@ func (s *Service) PutBalances(kind store.AccountKind) respond.Handler {
 			}
 		}
 		now := s.Now()
-		balances := balancesOf(in, now)
+		balances := mockdata.Balances(in, now)
 		if _, _, e := ledger.BookedTarget(balances, "$.balances"); e != nil {
 			return e
 		}
@@ -345,7 +307,7 @@ func (s *Service) AddTransactions(kind store.AccountKind) respond.Handler {
 					// would be served as this card's.
 					return bgerror.Format("$["+strconv.Itoa(i)+"].maskedPan", "must be the card account's maskedPan "+a.MaskedPAN+" (or empty, for it)")
 				}
-				details, _ := json.Marshal(CardTransactionDetails(&t))
+				details, _ := json.Marshal(mockdata.CardTransactionDetails(&t))
 				txs = append(txs, store.Transaction{Booked: true, Amount: t.TransactionAmount.Minor, Currency: t.TransactionAmount.Currency,
 					BookingDate: t.BookingDate, ValueDate: t.TransactionDate, Details: details})
 			}
@@ -359,7 +321,7 @@ func (s *Service) AddTransactions(kind store.AccountKind) respond.Handler {
 				if t.DebtorAccount != nil && t.DebtorAccount.IBAN != a.IBAN && t.DebtorAccount.BBAN != a.BBAN {
 					return bgerror.Format("$["+strconv.Itoa(i)+"].debtorAccount", "another account is the debtor: only transactions of this account can be booked on it")
 				}
-				details, _ := json.Marshal(AccountTransactionDetails(&t))
+				details, _ := json.Marshal(mockdata.AccountTransactionDetails(&t))
 				txs = append(txs, store.Transaction{Booked: true, Amount: t.Amount.Minor, Currency: t.Amount.Currency,
 					BookingDate: t.BookingDate, ValueDate: t.ValueDate, Details: details})
 			}
@@ -398,84 +360,6 @@ func (s *Service) AddTransactions(kind store.AccountKind) respond.Handler {
 		respond.JSON(w, http.StatusCreated, map[string]any{"account": resource.Reference(a), "transactions": map[string]any{"booked": list, "pending": []any{}}})
 		return nil
 	}
-}
-
-// AccountTransactionDetails is what an account transaction serves besides its id,
-// dates and amount.
-func AccountTransactionDetails(t *mockdata.AccountTransaction) map[string]any {
-	d := map[string]any{}
-	put := func(k, v string) {
-		if v != "" {
-			d[k] = v
-		}
-	}
-	put("remittanceInformationUnstructured", t.RemittanceInformationUnstructured)
-	if t.RemittanceInformationUnstructured != "" {
-		d["remittanceInformationUnstructuredArray"] = []string{t.RemittanceInformationUnstructured}
-	}
-	put("creditorId", t.CreditorID)
-	put("creditorName", t.CreditorName)
-	put("ultimateCreditor", t.UltimateCreditor)
-	put("debtorName", t.DebtorName)
-	put("ultimateDebtor", t.UltimateDebtor)
-	put("purposeCode", t.PurposeCode)
-	put("bankTransactionCode", t.BankTransactionCode)
-	put("entryReference", t.EntryReference)
-	if t.CreditorAccount != nil {
-		d["creditorAccount"] = resource.AccountReference{IBAN: t.CreditorAccount.IBAN, BBAN: t.CreditorAccount.BBAN, Currency: t.CreditorAccount.Currency}
-	}
-	if t.DebtorAccount != nil {
-		d["debtorAccount"] = resource.AccountReference{IBAN: t.DebtorAccount.IBAN, BBAN: t.DebtorAccount.BBAN, Currency: t.DebtorAccount.Currency}
-	}
-	return d
-}
-
-// CardTransactionDetails is what a card transaction serves besides its id, booking
-// date and transaction amount.
-func CardTransactionDetails(t *mockdata.CardTransaction) map[string]any {
-	d := map[string]any{
-		"terminalId":                     t.TerminalID,
-		"transactionDate":                t.TransactionDate,
-		"originalAmount":                 resource.AmountOf(t.OriginalAmount.Minor, t.OriginalAmount.Currency),
-		"merchantCategoryCode":           t.MerchantCategoryCode,
-		"cardAcceptorId":                 t.CardAcceptorID,
-		"cardAcceptorAddress":            addressJSON(t.CardAcceptorAddress),
-		"maskedPan":                      t.MaskedPAN,
-		"transactionDetails":             t.TransactionDetails,
-		"invoiced":                       t.Invoiced,
-		"proprietaryBankTransactionCode": t.ProprietaryBankTransactionCode,
-		"tppTransactionId":               t.CardTransactionID,
-	}
-	// The exchange as account transactions serve theirs, an array of
-	// reportExchangeRate, and the markup beside it at the transaction's
-	// top level, as Berlin Group's card transaction has it (issue 29, 12).
-	if x := t.CurrencyExchange; x != nil {
-		d["currencyExchange"] = []map[string]any{{
-			"sourceCurrency": x.SourceCurrency, "targetCurrency": x.TargetCurrency, "unitCurrency": x.UnitCurrency,
-			"exchangeRate": x.ExchangeRate, "quotationDate": x.QuotationDate,
-		}}
-		d["markupFee"] = resource.AmountOf(x.MarkupFee.Minor, x.MarkupFee.Currency)
-		d["markupFeePercentage"] = x.MarkupFeePercentage
-	}
-	if m := t.Markup; m != nil {
-		if m.Fee != nil {
-			d["markupFee"] = resource.AmountOf(m.Fee.Minor, m.Fee.Currency)
-		}
-		if m.Percentage != "" {
-			d["markupFeePercentage"] = m.Percentage
-		}
-	}
-	return d
-}
-
-func addressJSON(a mockdata.Address) map[string]string {
-	m := map[string]string{}
-	for k, v := range map[string]string{"street": a.Street, "buildingNumber": a.BuildingNumber, "postalCode": a.PostalCode, "city": a.City, "country": a.Country} {
-		if v != "" {
-			m[k] = v
-		}
-	}
-	return m
 }
 
 func agreementJSON(r *http.Request, st Store, a *store.Agreement) map[string]any {

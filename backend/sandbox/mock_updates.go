@@ -56,7 +56,7 @@ func (s *Service) UpdateAccount(kind store.AccountKind) respond.Handler {
 		if e != nil {
 			return e
 		}
-		in, owner, balances, e := AccountOf(kind, body, s.Now())
+		in, owner, balances, e := mockdata.AccountOf(kind, body, s.Now())
 		if e != nil {
 			return e
 		}

@@ -7,6 +7,7 @@
 //
 // What a flow authorises belongs to the concern that started it: a
 // consent's to Consents (backend/ais), payments' to Payments
-// (backend/pis). The concerns start flows through Service's Start,
-// Required and New, which satisfy their Flows. The backend wires them.
+// (backend/pis). The concerns start and read flows through the Service's
+// methods in flows.go (Start, Required, New and Started, Href, Withdraw
+// and Withdrawn), which satisfy their Flows. The backend wires them.
 package sca

@@ -150,7 +150,7 @@ func (s *Service) act(ctx context.Context, f *store.SCAFlow, chosen []string) (s
 	}
 	psuID, err := s.cfg.Store.PSUID(ctx, f.TPP, f.CustomerID)
 	if err == nil && f.Purpose == store.PurposeConsent {
-		err = s.cfg.Consents.Grant(ctx, f, chosen)
+		err = s.cfg.Consents.Grant(ctx, f, chosen, now)
 	}
 	if err == nil {
 		err = s.cfg.Store.CompleteSession(ctx, sess)

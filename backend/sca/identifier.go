@@ -10,7 +10,7 @@ import (
 // psuIdentifier is how the SCA pages and the PSU's page of consents
 // identify a PSU: the sandbox's mock, a customer number typed in
 // (mockIdentifier), or a login at the bank's identity provider
-// (providerIdentifier). A Server has one (New picks the provider when
+// (providerIdentifier). A Service has one (New picks the provider when
 // Config.IdP is set, else the mock in a sandbox), or none outside the
 // sandbox without a provider: the pages then answer 503, and the Caddy
 // module refuses to start so. Everything after identification (context,

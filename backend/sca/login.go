@@ -284,7 +284,7 @@ func (s *Service) Callback(w http.ResponseWriter, r *http.Request) {
 }
 
 // identifyAtProvider reads the provider's answer q to login: the customer
-// of owner's sandbox (sandboxOf; the bank's own: "")
+// of owner's sandbox (store.OwnerOf; the bank's own: "")
 // it authenticated, or the outcome that refuses it (outcomeIdPUnavailable
 // for an outage). Neither (nil, nil): the store failed, and w says so.
 func (s *Service) identifyAtProvider(w http.ResponseWriter, r *http.Request, owner string, q url.Values, l idp.Login) (*store.Customer, *bgerror.Error) {

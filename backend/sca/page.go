@@ -54,7 +54,7 @@ type accountChoice struct{ ID, Label string }
 // errNoSCAProvider answers the SCA page outside the sandbox when no
 // identity provider is configured: identifying a PSU by a customer number
 // alone is a mock. A deployment through the Caddy module refuses to start
-// so (caddymodule/backend.go); this guards a Server built otherwise.
+// so (caddymodule/backend.go); this guards a Service built otherwise.
 const errNoSCAProvider = "Strong customer authentication is not available in this deployment: no SCA provider is configured."
 
 // Page shows the step of the flow the PSU is at.

@@ -18,14 +18,14 @@ import (
 
 // The PSU's page of consents: "The PSU can revoke consent at any time with
 // the bank." GET /v1/psu/consents asks the PSU to identify as the SCA page
-// does (at the bank's identity provider, sca_login.go, or in the sandbox
+// does (at the bank's identity provider, login.go, or in the sandbox
 // by customer number); identifying opens a
 // page of the PSU's own, /v1/psu/consents/{id}, bound to that browser by a
 // secret cookie (the store keeps only its hash, in an SCA flow of purpose
 // PurposePSUConsents, swept like any flow), which lists every consent the
 // PSU gave, to any TPP, and revokes one on request: the TPP's next call
 // under it gets 401 CONSENT_EXPIRED. In a sandbox the page opens only from
-// the link its TPP gets (sandbox_psu_link.go). Nothing is stored before the PSU
+// the link its TPP gets (psu_link.go). Nothing is stored before the PSU
 // identifies (psu_login.go seals a pending login into its state); wrong
 // numbers and failed logins are limited per client address (psuGuesses).
 

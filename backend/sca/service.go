@@ -63,8 +63,9 @@ type Payments interface {
 
 // Consents stores what a consent flow authorises (ais.Service).
 type Consents interface {
-	// Grant stores the consent of flow f for the accounts chosen.
-	Grant(ctx context.Context, f *store.SCAFlow, chosen []string) error
+	// Grant stores the consent of flow f for the accounts chosen, as
+	// authorised at now (the instant its session starts too).
+	Grant(ctx context.Context, f *store.SCAFlow, chosen []string, now time.Time) error
 }
 
 // Config builds a Service.
@@ -102,8 +103,14 @@ type Service struct {
 	ident psuIdentifier
 }
 
-// New returns the Service of cfg; cfg.Now and cfg.Logger must be set.
+// New returns the Service of cfg. Every field but IdP, IdPRedirectURL
+// and ObserveSCA must be set (Store may be left out only by a Service
+// that serves nothing, such as one built to list routes): New panics
+// without Payments, Consents, Now or Logger, which every page needs.
 func New(cfg Config) *Service {
+	if cfg.Payments == nil || cfg.Consents == nil || cfg.Now == nil || cfg.Logger == nil {
+		panic("sca.New: Payments, Consents, Now and Logger are required")
+	}
 	s := &Service{cfg: cfg, log: cfg.Logger, seal: &sealer{st: cfg.Store, now: cfg.Now}}
 	switch {
 	case cfg.IdP != nil:
