@@ -120,7 +120,9 @@ type Transaction struct {
 	// GetTransaction, only the members its listing shows from
 	// ListTransactions (see listMembers).
 	Details json.RawMessage
-	// CreatedAt orders transactions of the same booking date.
+	// CreatedAt orders transactions of the same booking date. The list
+	// view (ListTransactions) orders by it without reading it back: it is
+	// zero there.
 	CreatedAt time.Time
 }
 

@@ -76,7 +76,8 @@ type Store interface {
 	// ListTransactions returns an account's transactions matching f: booked
 	// newest booking date first, then pending (never filtered by dates nor
 	// paged); and the total number of booked transactions matching before
-	// paging (0 unless f.Booked).
+	// paging (0 unless f.Booked). It is the list view: the details without
+	// their extra part, and no CreatedAt (GetTransaction has both).
 	ListTransactions(ctx context.Context, accountID string, f TransactionFilter) (txs []Transaction, bookedTotal int, err error)
 	// BookedDetails returns the whole details of an account's booked
 	// transactions.

@@ -100,7 +100,7 @@ const (
 	// listBooked pages the booked transactions, each row with the
 	// account's total (countAllBooked's), so a page without date bounds
 	// needs no second statement for it.
-	listBooked = `SELECT id, amount, currency, booking_date, value_date, details, created_at,
+	listBooked = `SELECT id, amount, currency, booking_date, NULLIF(value_date, booking_date), details,
 			(SELECT booked_count FROM accounts WHERE id = $1)
 		FROM transactions
 		WHERE account_id = $1 AND booked = TRUE
@@ -124,7 +124,7 @@ const (
 		ON CONFLICT (account_id, booking_date) DO UPDATE
 		SET booked = transaction_day_counts.booked + excluded.booked`
 	// listPending returns every pending transaction.
-	listPending = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+	listPending = `SELECT id, amount, currency, booking_date, NULLIF(value_date, booking_date), details
 		FROM transactions
 		WHERE account_id = $1 AND booked = FALSE
 		ORDER BY booking_date DESC, created_at DESC, id`
@@ -132,7 +132,7 @@ const (
 	// listBooked does the booked ones. A pending item's date is its
 	// booking date, else its value date; one with neither is current and
 	// passes any date bounds.
-	listPendingFiltered = `SELECT id, amount, currency, booking_date, value_date, details, created_at
+	listPendingFiltered = `SELECT id, amount, currency, booking_date, NULLIF(value_date, booking_date), details
 		FROM transactions
 		WHERE account_id = $1 AND booked = FALSE
 			AND ($2 = '' OR COALESCE(NULLIF(booking_date, ''), value_date) = '' OR COALESCE(NULLIF(booking_date, ''), value_date) >= $2)
@@ -223,15 +223,24 @@ func (s *sqlStore) ListTransactions(ctx context.Context, accountID string, f Tra
 func scanTransactions(rows *sql.Rows, accountID string, booked bool, out []Transaction, total *int64) ([]Transaction, error) {
 	defer rows.Close()
 	// One destination list for every row: Scan overwrites each field.
+	// The statements read the value date as NULLIF(value_date,
+	// booking_date): NULL when it is the booking date, which is then
+	// shared instead of read a second time (each text column read costs
+	// the SQLite driver two allocations, and most transactions have one
+	// date).
 	t := Transaction{AccountID: accountID, Booked: booked}
-	dest := []any{&t.ID, &t.Amount, &t.Currency, &t.BookingDate, &t.ValueDate,
-		jsonScan{&t.Details}, instantScan{&t.CreatedAt}}
+	var valueDate sql.NullString
+	dest := []any{&t.ID, &t.Amount, &t.Currency, &t.BookingDate, &valueDate, jsonScan{&t.Details}}
 	if total != nil {
 		dest = append(dest, total)
 	}
 	for rows.Next() {
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
+		}
+		t.ValueDate = t.BookingDate
+		if valueDate.Valid {
+			t.ValueDate = valueDate.String
 		}
 		out = append(out, t)
 	}

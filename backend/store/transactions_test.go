@@ -193,3 +193,45 @@ func TestBookedDetails(t *testing.T) {
 		}
 	})
 }
+
+// TestListViewIsTheStoredTransaction: the list view (ListTransactions,
+// booked, pending, and pending paged by date) gives every transaction as
+// GetTransaction does, less its CreatedAt, whatever its value date is:
+// the booking date's (which the statements read only once), another, or
+// none beside a booking date or without one.
+func TestListViewIsTheStoredTransaction(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, db testDB) {
+		s := db.open(t)
+		c := mustCustomer(t, s, "01017012345", CustomerPrivate)
+		a := mustAccount(t, s, c.ID, "NO9312345678903")
+		txs := []Transaction{
+			{Booked: true, Amount: -1, Currency: "NOK", BookingDate: "2025-01-10", ValueDate: "2025-01-10"},
+			{Booked: true, Amount: -2, Currency: "NOK", BookingDate: "2025-01-10", ValueDate: "2025-01-11"},
+			{Booked: true, Amount: -3, Currency: "EUR", BookingDate: "2025-01-09"},
+			{Booked: true, Amount: -4, Currency: "NOK", BookingDate: "2025-01-08", ValueDate: "2025-01-07",
+				Details: json.RawMessage(`{"creditorName":"Å"}`)},
+			{Booked: false, Amount: -5, Currency: "NOK", BookingDate: "2025-01-12", ValueDate: "2025-01-12"},
+			{Booked: false, Amount: -6, Currency: "NOK", ValueDate: "2025-01-13"},
+			{Booked: false, Amount: -7, Currency: "NOK"},
+		}
+		wantErr(t, "AddTransactions", s.AddTransactions(ctx, a.ID, txs), nil)
+		for _, f := range []TransactionFilter{
+			{Booked: true, Pending: true},
+			{Booked: true, Pending: true, PendingFiltered: true, Limit: 10},
+		} {
+			got, _, err := s.ListTransactions(ctx, a.ID, f)
+			wantErr(t, "ListTransactions", err, nil)
+			if len(got) != len(txs) {
+				t.Fatalf("%+v: %d transactions, want %d", f, len(got), len(txs))
+			}
+			for _, l := range got {
+				want, err := s.GetTransaction(ctx, a.ID, l.ID)
+				wantErr(t, "GetTransaction", err, nil)
+				want.CreatedAt = time.Time{}
+				if !reflect.DeepEqual(l, *want) {
+					t.Errorf("%+v: listed %+v, stored %+v", f, l, *want)
+				}
+			}
+		}
+	})
+}
