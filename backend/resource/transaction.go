@@ -38,7 +38,7 @@ func (t Transaction) MarshalJSON() ([]byte, error) {
 
 // AppendJSON appends t as MarshalJSON writes it: transactionId or
 // cardTransactionId, bookingDate, valueDate (each when set),
-// transactionAmount, _links (when DetailsHref is set), then the members of
+// transactionAmount, _links (when DetailsBase is set), then the members of
 // the details. The page of a listing is written with it into one buffer,
 // one transaction after the other.
 func (t Transaction) AppendJSON(b []byte) []byte {
