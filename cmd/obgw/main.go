@@ -14,6 +14,7 @@ import (
 )
 
 func main() {
+	setGCPercent()
 	if msg, ok := adminPreflight(os.Args[1:]); !ok {
 		fmt.Fprintln(os.Stderr, msg)
 		os.Exit(1)
