@@ -166,7 +166,7 @@ run_transactions || status=1
 #   gorsa transactions: the SQLite read with the default RSA-2048 seal
 #     signed through crypto/rsa, by the pure-Go build (bin/obgw-purego,
 #     tag obgw_purego), beside the default build's, which signs through
-#     OpenSSL (package opensslkey).
+#     OpenSSL (package opensslrsa).
 #   hsm-p256 transactions, hsm-rsa transactions: the SQLite read with the
 #     seal's key (P-256, RSA-2048) generated in a SoftHSM2 token and used
 #     through PKCS #11, beside the same keys in process (p256, the

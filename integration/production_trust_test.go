@@ -17,7 +17,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/obgw/obgw/opensslkey"
+	"github.com/obgw/obgw/opensslrsa"
 	"github.com/obgw/obgw/testpki"
 )
 
@@ -181,7 +181,7 @@ func TestProductionReportsTrust(t *testing.T) {
 	// The RSA seal in a file signs through OpenSSL when the binary has it
 	// (built as this test is: with cgo and libssl-dev).
 	signer := `"signer":"go"`
-	if opensslkey.Available {
+	if opensslrsa.Available {
 		signer = `"signer":"openssl"`
 	}
 	caFile := filepath.Join(productionPKIDir, testpki.FileQTSPCAs)

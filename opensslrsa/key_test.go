@@ -1,6 +1,6 @@
 //go:build cgo && !obgw_purego
 
-package opensslkey
+package opensslrsa
 
 import (
 	"bytes"
@@ -46,7 +46,7 @@ func TestSignaturesAreCryptoRSAs(t *testing.T) {
 	}
 	all := append([]*rsa.PrivateKey{seal.(*rsa.PrivateKey)}, keys()...)
 	for _, k := range all {
-		ok, err := NewRSA(k)
+		ok, err := New(k)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -77,7 +77,7 @@ func TestSignaturesAreCryptoRSAs(t *testing.T) {
 // to crypto/rsa's.
 func FuzzSignaturesAreCryptoRSAs(f *testing.F) {
 	k := keys()[0]
-	ok, err := NewRSA(k)
+	ok, err := New(k)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -98,7 +98,7 @@ func FuzzSignaturesAreCryptoRSAs(f *testing.F) {
 // TestSignsOnlyPKCS1v15SHA256: another hash, PSS, or a digest of the wrong
 // length is refused, never signed as something else.
 func TestSignsOnlyPKCS1v15SHA256(t *testing.T) {
-	ok, err := NewRSA(keys()[0])
+	ok, err := New(keys()[0])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,10 +126,10 @@ func TestRefusesMultiPrimeKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewRSA(k); err == nil {
+	if _, err := New(k); err == nil {
 		t.Fatal("a three-prime key was taken")
 	}
-	if _, err := NewRSA(nil); err == nil {
+	if _, err := New(nil); err == nil {
 		t.Fatal("a nil key was taken")
 	}
 }
@@ -138,7 +138,7 @@ func TestRefusesMultiPrimeKeys(t *testing.T) {
 // signature crypto/rsa's.
 func TestConcurrentSigning(t *testing.T) {
 	k := keys()[0]
-	ok, err := NewRSA(k)
+	ok, err := New(k)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,7 +161,7 @@ func TestConcurrentSigning(t *testing.T) {
 // BenchmarkSign2048 against BenchmarkCryptoRSASign2048: the seal's
 // signature through OpenSSL and through crypto/rsa.
 func BenchmarkSign2048(b *testing.B) {
-	ok, err := NewRSA(keys()[0])
+	ok, err := New(keys()[0])
 	if err != nil {
 		b.Fatal(err)
 	}
