@@ -25,8 +25,14 @@
 // the one is in Caddy's module and cannot be changed from here, and the
 // walk is the whole of what differs.
 //
+// Deferred, the other encoder here, is for Caddy's own log: it keeps the
+// fields a logger is given and encodes them only for the lines it writes,
+// so that the request every answer hands that log is not encoded for a
+// line the log then drops.
+//
 // The package knows Caddy's log marshalers (caddyhttp) and filters
 // (logging) by type, and nothing else of Caddy. The Caddy module
 // caddy.logging.encoders.obgw_filter in caddymodule is the thin adapter:
-// it takes the filter encoder's Caddyfile syntax as is.
+// it takes the filter encoder's Caddyfile syntax as is; obgw_deferred is
+// Deferred's.
 package accesslog

@@ -32,11 +32,12 @@ func shippedLogFormat(t testing.TB) (format, body string) {
 		t.Fatal(err)
 	}
 	s := string(src)
-	i := strings.Index(s, "\t\tformat ")
+	const site = "\n\tlog {\n\t\tformat "
+	i := strings.Index(s, site)
 	if i < 0 {
-		t.Fatal("the Caddyfile's log block has no format")
+		t.Fatal("the Caddyfile's site has no log block beginning with its format")
 	}
-	s = s[i+len("\t\tformat "):]
+	s = s[i+len(site):]
 	format, s, _ = strings.Cut(s, " {\n")
 	depth := 1
 	for j, c := range s {
