@@ -121,6 +121,20 @@ func checkDate(what, d string) error {
 	return nil
 }
 
+// lastDate is the highest date checkDate admits, and so at least every
+// booking date stored (all are YYYY-MM-DD).
+const lastDate = "9999-12-31"
+
+// dateBounds turns a filter's dates (checked by checkDate; "" for none)
+// into the bounds of a range that holds every date when none is given:
+// "" is below every date, lastDate not below any.
+func dateBounds(from, to string) (string, string) {
+	if to == "" {
+		to = lastDate
+	}
+	return from, to
+}
+
 // oneOf validates that v is one of allowed.
 func oneOf(what, v string, allowed ...string) error {
 	for _, a := range allowed {
