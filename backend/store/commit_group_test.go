@@ -359,6 +359,32 @@ func TestSQLiteCommitsAreDurable(t *testing.T) {
 	}
 }
 
+// TestSQLiteTempStoreInMemory: every connection of the pool keeps SQLite's
+// temporary files, the savepoints' statement journals of a shared commit
+// above all, in memory (PRAGMA temp_store 2), not in files written a page
+// at a time and created and deleted per commit.
+func TestSQLiteTempStoreInMemory(t *testing.T) {
+	s := sqliteTestDB(t, tickClock()).open(t).(*sqlStore)
+	conns := make([]interface{ Close() error }, 0, 4)
+	for range 4 {
+		c, err := s.db.Conn(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var mode int
+		if err := c.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&mode); err != nil {
+			t.Fatal(err)
+		}
+		if mode != 2 {
+			t.Fatalf("PRAGMA temp_store is %d, want 2 (MEMORY)", mode)
+		}
+		conns = append(conns, c)
+	}
+	for _, c := range conns {
+		c.Close()
+	}
+}
+
 // BenchmarkPaymentCreation creates payments with their SCA flows from 32
 // goroutines, through Atomically (one commit each) and through Shared:
 // commits/op is the commits per payment.
