@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/caddyserver/caddy/v2"
+	"github.com/caddyserver/caddy/v2/caddyconfig"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
 	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 
@@ -174,16 +175,12 @@ func TestUnmarshalApp(t *testing.T) {
 	}
 }
 
-// TestShippedCaddyfileAdapts pins the JSON the shipped Caddyfile and its
-// policies adapt to (with no OBGW_* variables set). Run with -update after an
-// intended change and review the diff.
-func TestShippedCaddyfileAdapts(t *testing.T) {
-	for _, k := range []string{"OBGW_LISTEN", "OBGW_ADMIN", "OBGW_QTSP_CAS", "OBGW_CRL", "OBGW_REGISTRY", "OBGW_CONTEXT_KEY", "OBGW_ENV", "OBGW_DIAGNOSTICS", "OBGW_TLS_CERT", "OBGW_TLS_KEY"} {
-		t.Setenv(k, "")
-		os.Unsetenv(k)
-	}
-	wd, _ := os.Getwd()
-	t.Chdir("..") // the shipped paths are relative to the repository root
+// adaptShipped adapts the repository's Caddyfile as obgw run would, from
+// the repository root (where its paths are relative to), which stays t's
+// working directory.
+func adaptShipped(t *testing.T) ([]byte, []caddyconfig.Warning) {
+	t.Helper()
+	t.Chdir("..")
 	file, _ := filepath.Abs("Caddyfile")
 	src, err := os.ReadFile(file)
 	if err != nil {
@@ -193,6 +190,19 @@ func TestShippedCaddyfileAdapts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return out, warnings
+}
+
+// TestShippedCaddyfileAdapts pins the JSON the shipped Caddyfile and its
+// policies adapt to (with no OBGW_* variables set). Run with -update after an
+// intended change and review the diff.
+func TestShippedCaddyfileAdapts(t *testing.T) {
+	for _, k := range []string{"OBGW_LISTEN", "OBGW_ADMIN", "OBGW_QTSP_CAS", "OBGW_CRL", "OBGW_REGISTRY", "OBGW_CONTEXT_KEY", "OBGW_ENV", "OBGW_DIAGNOSTICS", "OBGW_TLS_CERT", "OBGW_TLS_KEY"} {
+		t.Setenv(k, "")
+		os.Unsetenv(k)
+	}
+	wd, _ := os.Getwd()
+	out, warnings := adaptShipped(t)
 	for _, w := range warnings {
 		t.Errorf("warning: %s:%d: %s", w.File, w.Line, w.Message)
 	}
@@ -226,16 +236,7 @@ func TestShippedCaddyfileKeepsSecretsOut(t *testing.T) {
 	for k, v := range secrets {
 		t.Setenv(k, v)
 	}
-	t.Chdir("..")
-	file, _ := filepath.Abs("Caddyfile")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := caddyfile.Adapter{ServerType: httpcaddyfile.ServerType{}}.Adapt(src, map[string]any{"filename": file})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := adaptShipped(t)
 	for k, v := range secrets {
 		if bytes.Contains(out, []byte(v)) {
 			t.Errorf("the adapted configuration holds %s", k)

@@ -3,14 +3,11 @@ package caddymodule
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/caddyserver/caddy/v2"
 	"github.com/caddyserver/caddy/v2/caddyconfig/caddyfile"
-	"github.com/caddyserver/caddy/v2/caddyconfig/httpcaddyfile"
 	"github.com/caddyserver/caddy/v2/modules/logging"
 )
 
@@ -81,16 +78,7 @@ func TestLogDeferredEncoderLines(t *testing.T) {
 // log the format obgw_deferred, and that log still leaves the access log's
 // lines to the access log.
 func TestShippedDefaultLogIsDeferred(t *testing.T) {
-	t.Chdir("..") // the shipped paths are relative to the repository root
-	file, _ := filepath.Abs("Caddyfile")
-	src, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out, _, err := caddyfile.Adapter{ServerType: httpcaddyfile.ServerType{}}.Adapt(src, map[string]any{"filename": file})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out, _ := adaptShipped(t)
 	var cfg caddy.Config
 	if err := json.Unmarshal(out, &cfg); err != nil {
 		t.Fatal(err)

@@ -337,25 +337,34 @@ func TestSharedFailsWholeWithoutATransaction(t *testing.T) {
 // commit (synchronous FULL), so a write acknowledged survives a power
 // loss, not only a crash of obgw.
 func TestSQLiteCommitsAreDurable(t *testing.T) {
+	pragmaOnEveryConnection(t, "synchronous", 2, "FULL")
+}
+
+// pragmaOnEveryConnection fails unless PRAGMA name reads want on four
+// connections of a SQLite store's pool held at once (so every one of them,
+// not one reused).
+func pragmaOnEveryConnection(t *testing.T, name string, want int, meaning string) {
+	t.Helper()
 	s := sqliteTestDB(t, tickClock()).open(t).(*sqlStore)
-	// Every connection of the pool: hold several at once.
 	conns := make([]interface{ Close() error }, 0, 4)
+	defer func() {
+		for _, c := range conns {
+			c.Close()
+		}
+	}()
 	for range 4 {
 		c, err := s.db.Conn(ctx)
 		if err != nil {
 			t.Fatal(err)
 		}
-		var mode int
-		if err := c.QueryRowContext(ctx, `PRAGMA synchronous`).Scan(&mode); err != nil {
+		conns = append(conns, c)
+		var got int
+		if err := c.QueryRowContext(ctx, `PRAGMA `+name).Scan(&got); err != nil {
 			t.Fatal(err)
 		}
-		if mode != 2 {
-			t.Fatalf("PRAGMA synchronous is %d, want 2 (FULL)", mode)
+		if got != want {
+			t.Fatalf("PRAGMA %s is %d, want %d (%s)", name, got, want, meaning)
 		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Close()
 	}
 }
 
@@ -364,25 +373,7 @@ func TestSQLiteCommitsAreDurable(t *testing.T) {
 // above all, in memory (PRAGMA temp_store 2), not in files written a page
 // at a time and created and deleted per commit.
 func TestSQLiteTempStoreInMemory(t *testing.T) {
-	s := sqliteTestDB(t, tickClock()).open(t).(*sqlStore)
-	conns := make([]interface{ Close() error }, 0, 4)
-	for range 4 {
-		c, err := s.db.Conn(ctx)
-		if err != nil {
-			t.Fatal(err)
-		}
-		var mode int
-		if err := c.QueryRowContext(ctx, `PRAGMA temp_store`).Scan(&mode); err != nil {
-			t.Fatal(err)
-		}
-		if mode != 2 {
-			t.Fatalf("PRAGMA temp_store is %d, want 2 (MEMORY)", mode)
-		}
-		conns = append(conns, c)
-	}
-	for _, c := range conns {
-		c.Close()
-	}
+	pragmaOnEveryConnection(t, "temp_store", 2, "MEMORY")
 }
 
 // BenchmarkPaymentCreation creates payments with their SCA flows from 32
