@@ -84,22 +84,16 @@ func (e *LogDeferredEncoder) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 // Provision loads the wrapped format.
 func (e *LogDeferredEncoder) Provision(ctx caddy.Context) error {
-	var wrapped zapcore.Encoder
-	if e.WrappedRaw == nil {
-		var m caddy.Module = new(logging.JSONEncoder)
-		if term.IsTerminal(int(os.Stderr.Fd())) {
-			m = new(logging.ConsoleEncoder)
-		}
-		if err := m.(caddy.Provisioner).Provision(ctx); err != nil {
-			return fmt.Errorf("obgw_deferred: the default format: %v", err)
-		}
-		wrapped = m.(zapcore.Encoder)
-	} else {
-		v, err := ctx.LoadModule(e, "WrappedRaw")
-		if err != nil {
-			return fmt.Errorf("obgw_deferred: loading the wrapped format: %v", err)
-		}
-		wrapped = v.(zapcore.Encoder)
+	var def interface {
+		zapcore.Encoder
+		caddy.Provisioner
+	} = new(logging.JSONEncoder)
+	if term.IsTerminal(int(os.Stderr.Fd())) {
+		def = new(logging.ConsoleEncoder)
+	}
+	wrapped, err := wrappedFormat(ctx, e, e.WrappedRaw, def)
+	if err != nil {
+		return fmt.Errorf("obgw_deferred: %v", err)
 	}
 	e.Deferred = accesslog.NewDeferred(wrapped)
 	return nil

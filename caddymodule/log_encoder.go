@@ -59,19 +59,9 @@ func (e *LogFilterEncoder) UnmarshalCaddyfile(d *caddyfile.Dispenser) error {
 
 // Provision loads the wrapped format and the filters.
 func (e *LogFilterEncoder) Provision(ctx caddy.Context) error {
-	var wrapped zapcore.Encoder
-	if e.WrappedRaw == nil {
-		j := new(logging.JSONEncoder)
-		if err := j.Provision(ctx); err != nil {
-			return fmt.Errorf("obgw_filter: the json format: %v", err)
-		}
-		wrapped = j
-	} else {
-		v, err := ctx.LoadModule(e, "WrappedRaw")
-		if err != nil {
-			return fmt.Errorf("obgw_filter: loading the wrapped format: %v", err)
-		}
-		wrapped = v.(zapcore.Encoder)
+	wrapped, err := wrappedFormat(ctx, e, e.WrappedRaw, new(logging.JSONEncoder))
+	if err != nil {
+		return fmt.Errorf("obgw_filter: %v", err)
 	}
 	filters := make(map[string]accesslog.Filter)
 	if e.FieldsRaw != nil {
@@ -89,6 +79,26 @@ func (e *LogFilterEncoder) Provision(ctx caddy.Context) error {
 	}
 	e.Encoder = enc
 	return nil
+}
+
+// wrappedFormat is the log format an encoder module wraps: the module in
+// its field WrappedRaw (raw, as configured), or def, provisioned, when
+// none is.
+func wrappedFormat(ctx caddy.Context, m any, raw json.RawMessage, def interface {
+	zapcore.Encoder
+	caddy.Provisioner
+}) (zapcore.Encoder, error) {
+	if raw == nil {
+		if err := def.Provision(ctx); err != nil {
+			return nil, fmt.Errorf("the default format: %v", err)
+		}
+		return def, nil
+	}
+	v, err := ctx.LoadModule(m, "WrappedRaw")
+	if err != nil {
+		return nil, fmt.Errorf("loading the wrapped format: %v", err)
+	}
+	return v.(zapcore.Encoder), nil
 }
 
 var (
