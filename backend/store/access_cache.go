@@ -27,7 +27,8 @@ import (
 //     import while the gateway runs): every answer is also stamped with
 //     the file's data version (sqliteDataVersion), which any commit moves,
 //     and a lookup reads it (a pragma on a connection of its own, not a
-//     query of a table).
+//     query of a table; on Linux only after an inotify watch of the file
+//     saw a write, see fileWatch).
 //
 // An answer read before a change committed therefore carries an older
 // generation than the one in force after it, whatever the order of the
