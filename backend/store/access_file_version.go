@@ -81,7 +81,7 @@ func openSQLiteDataVersion(path string) (*sqliteDataVersion, error) {
 // false when it cannot be read. It runs on every lookup of the access
 // cache, so without a deadline of its own (a context and a timer per
 // call): the pragma reads a counter in the write-ahead log's index, and
-// the busy timeout bounds any wait.
+// the busy timeout bounds any wait (none on a watched file: settled).
 func (d *sqliteDataVersion) current() (uint64, bool) {
 	d.watchMu.Lock()
 	if d.watch == nil {
@@ -112,12 +112,16 @@ func (d *sqliteDataVersion) current() (uint64, bool) {
 
 // settled reads the data version once every write transaction that began
 // before the call has ended: it takes SQLite's write lock (BEGIN
-// IMMEDIATE, which waits, up to the busy timeout, for the writer that
-// holds it) and gives it back at once, writing nothing. In WAL mode a
+// IMMEDIATE) and gives it back at once, writing nothing. In WAL mode a
 // writer holds that lock from before it writes its first page to the -wal
 // until its commit is visible, so every commit whose writes raised an
 // event before the watch's queue was drained shows in the version read
 // after.
+//
+// It does not wait for the lock (busy_timeout 0 on its connection): a
+// writer that holds it for long (an import, the retention sweep) would
+// hold every lookup with it. A lock held elsewhere fails the call, and
+// the lookup reads the version without keeping it.
 func (d *sqliteDataVersion) settled() (uint64, bool) {
 	ctx := context.Background()
 	conn, err := d.db.Conn(ctx)
@@ -125,6 +129,9 @@ func (d *sqliteDataVersion) settled() (uint64, bool) {
 		return 0, false
 	}
 	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "PRAGMA busy_timeout = 0"); err != nil {
+		return 0, false
+	}
 	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
 		return 0, false
 	}

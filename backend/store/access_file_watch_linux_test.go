@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // openWatchedVersion opens a store on a fresh file and the file's data
@@ -172,5 +173,54 @@ func TestAccessCacheSeesAnotherOSProcess(t *testing.T) {
 		if got.Consents[0].Status != status {
 			t.Fatalf("round %d: the gateway still answers %s after another process committed %s", i, got.Consents[0].Status, status)
 		}
+	}
+}
+
+// TestDataVersionDoesNotWaitForAWriter: after a commit, a lookup that
+// finds another connection holding SQLite's write lock (a long import,
+// say) answers at once with the version it reads, instead of waiting for
+// the lock through the busy timeout (10 s); once the lock is given back,
+// the next lookup keeps the version again.
+func TestDataVersionDoesNotWaitForAWriter(t *testing.T) {
+	st, dv, path := openWatchedVersion(t)
+	c := &Customer{Owner: "t", Number: "h1", Name: "H", Type: CustomerPrivate}
+	if err := st.CreateCustomer(context.Background(), c); err != nil {
+		t.Fatal(err)
+	}
+	other, err := openSQLite(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	conn, err := other.Conn(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(context.Background(), "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	// The commit's events drained: the next lookup finds the queue quiet
+	// and the version not kept, and asks for the lock.
+	if _, ok := dv.current(); !ok {
+		t.Fatal("the data version could not be read")
+	}
+	start := time.Now()
+	if _, ok := dv.current(); !ok {
+		t.Fatal("with the write lock held elsewhere, the data version could not be read")
+	}
+	if waited := time.Since(start); waited > 2*time.Second {
+		t.Fatalf("the lookup waited %v for the write lock", waited)
+	}
+	if dv.held {
+		t.Fatal("a version read while another connection held the write lock was kept")
+	}
+	if _, err := conn.ExecContext(context.Background(), "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	kept, ok := dv.current()
+	reads := dv.reads.Load()
+	if again, ok2 := dv.current(); !ok || !ok2 || again != kept || dv.reads.Load() != reads {
+		t.Fatalf("after the lock was given back the version was not kept: %d then %d, %d more reads", kept, again, dv.reads.Load()-reads)
 	}
 }
