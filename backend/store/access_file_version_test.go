@@ -13,17 +13,7 @@ import (
 // commit made before the call always shows as a new version, while 15
 // other callers keep reads in flight.
 func TestDataVersionSeesEveryEarlierCommit(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "obgw.db")
-	st, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dv, err := openSQLiteDataVersion(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dv.Close()
+	st, dv := openVersioned(t, filepath.Join(t.TempDir(), "obgw.db"))
 	stop := make(chan struct{})
 	var readers sync.WaitGroup
 	for range 15 {
@@ -61,18 +51,9 @@ func TestDataVersionSeesEveryEarlierCommit(t *testing.T) {
 // BenchmarkDataVersion reads the data version from every goroutine at
 // once, as the access cache does under load.
 func BenchmarkDataVersion(b *testing.B) {
-	path := filepath.Join(b.TempDir(), "obgw.db")
-	st, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	dv, err := openSQLiteDataVersion(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer dv.Close()
+	_, dv := openVersioned(b, filepath.Join(b.TempDir(), "obgw.db"))
 	b.SetParallelism(16)
+	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, ok := dv.current(); !ok {
@@ -80,4 +61,21 @@ func BenchmarkDataVersion(b *testing.B) {
 			}
 		}
 	})
+}
+
+// openVersioned opens a store on the SQLite file at path and the file's
+// data version beside it, both closed when tb ends.
+func openVersioned(tb testing.TB, path string) (Store, *sqliteDataVersion) {
+	tb.Helper()
+	st, err := Open(context.Background(), path, Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { st.Close() })
+	dv, err := openSQLiteDataVersion(path)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { dv.Close() })
+	return st, dv
 }

@@ -16,16 +16,7 @@ import (
 func openWatchedVersion(t *testing.T) (Store, *sqliteDataVersion, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "obgw.db")
-	st, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	dv, err := openSQLiteDataVersion(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { dv.Close() })
+	st, dv := openVersioned(t, path)
 	if dv.watch == nil {
 		t.Fatal("the data version of a file in a plain directory is not watched")
 	}
@@ -86,17 +77,7 @@ func TestDataVersionUnwatchedThroughALink(t *testing.T) {
 	if err := os.Symlink(real, link); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(link, "obgw.db")
-	st, err := Open(context.Background(), path, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	dv, err := openSQLiteDataVersion(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer dv.Close()
+	st, dv := openVersioned(t, filepath.Join(link, "obgw.db"))
 	if dv.watch != nil {
 		t.Fatal("a path through a symbolic link is watched")
 	}
