@@ -15,9 +15,10 @@ import (
 // cache stamps its answers with it, so that a change made by another
 // process shows in the next answer as one made here does.
 //
-// Where the file can be watched (fileWatch: inotify, on Linux), the
-// version read is kept and served for as long as nothing has written to
-// the file since the watch's queue was drained before that read: a lookup
+// Where the file can be watched (fileWatch: inotify, on Linux), a
+// version read after the watch's queue was drained and SQLite's write
+// lock was taken and given back (settled) is kept, and served for as long
+// as nothing writes to the file: a lookup
 // then costs one system call that finds the queue empty, not a read
 // transaction (about 5% of the CPU of a 401 without consent). Any write,
 // this process's own included, sends the next lookup to the pragma again.
@@ -32,8 +33,9 @@ type sqliteDataVersion struct {
 	stmt *sql.Stmt
 
 	// watch, when set, is the file's watch; watchMu guards it with kept
-	// (the version read after its queue was last drained, valid when
-	// held is true). A watch that fails is closed and set to nil.
+	// (the version settled read after the queue was last found quiet,
+	// valid while held is true). A watch that fails is closed and set to
+	// nil.
 	watchMu sync.Mutex
 	watch   *fileWatch
 	kept    uint64

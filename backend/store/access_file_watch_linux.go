@@ -20,11 +20,13 @@ import (
 // to a reader, and a checkpoint or a restore writes, truncates, creates
 // or renames the database file or its -wal. The kernel queues the watch's
 // event inside that system call, before it returns to the writer. So when
-// the queue holds no event for the file, nothing has been committed to it
-// since the queue was last drained, and a data version read after that
-// drain is still the file's. (Writes to the -shm index are made through
-// shared memory and raise no event; they follow a write to the -wal, or
-// change nothing a reader sees.)
+// the queue holds no event for the file, no commit has begun writing to
+// it since the queue was last drained. The event comes before the commit
+// is visible, so a drain that finds one may run ahead of that commit:
+// sqliteDataVersion keeps a version only once it has also waited out the
+// writer (settled). (Writes to the -shm index are made through shared
+// memory and raise no event; they follow a write to the -wal, or change
+// nothing a reader sees.)
 //
 // Writes from another machine (a network file system) raise no event
 // here; SQLite's WAL mode cannot share a file across machines either.
